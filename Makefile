@@ -1,0 +1,52 @@
+# One Night: the two commands of the README, and what they need.
+#   make run   - set up, then serve the app on embedded defaults at http://127.0.0.1:8000
+#   make test  - set up (Python packages and Debian's chromium), then run ruff and every test
+# Both work on a fresh clone; nothing else needs installing by hand.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install browser lint format bench bench-scenarios clean
+
+$(BIN)/python:
+	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 13), "Python 3.13 is needed (see .python-version)"'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet --editable '.[dev]'
+	touch $@
+
+install: $(VENV)/.installed
+
+# Debian's Chromium for the browser tests (Playwright's own browser download needs the internet).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "Installing Debian's chromium for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python -m daphne -b $(HOST) -p $(PORT) onenight.asgi:application
+
+test: install browser
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+bench-scenarios: install
+	$(BIN)/python bench/scenarios.py
+
+clean:
+	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache .hypothesis test-artifacts

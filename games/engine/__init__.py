@@ -1,0 +1,82 @@
+"""The One Night rules engine: pure Python, no Django.
+
+Frozen dataclasses and enums in, results out; every broken rule raises a `RuleError` with a
+message a player can read. The web app, the admin, the scenario runner and the tests all call
+these functions, so every ruling is made here and only here.
+"""
+
+from __future__ import annotations
+
+from .deck import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Deal,
+    deal_cards,
+    default_deck,
+    make_deal,
+    validate_deck,
+    validate_players,
+)
+from .errors import (
+    IllegalActionError,
+    IllegalVoteError,
+    InvalidDeckError,
+    InvalidPlayersError,
+    RuleError,
+)
+from .game import GameResult, finish_game, play_game
+from .night import (
+    ActionRule,
+    NightResult,
+    NightStep,
+    Requirement,
+    TargetShape,
+    action_rule,
+    copied_action_rule,
+    is_lone_werewolf,
+    resolve_night,
+    validate_action,
+)
+from .roles import CENTRE_POSITIONS, CentrePosition, Role, Ruleset, Team, role_limits, team_of
+from .voting import Outcome, VoteResult, decide_outcome, tally_votes, validate_vote
+
+__all__ = [
+    "CENTRE_POSITIONS",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "ActionRule",
+    "CentrePosition",
+    "Deal",
+    "GameResult",
+    "IllegalActionError",
+    "IllegalVoteError",
+    "InvalidDeckError",
+    "InvalidPlayersError",
+    "NightResult",
+    "NightStep",
+    "Outcome",
+    "Requirement",
+    "Role",
+    "RuleError",
+    "Ruleset",
+    "TargetShape",
+    "Team",
+    "VoteResult",
+    "action_rule",
+    "copied_action_rule",
+    "deal_cards",
+    "decide_outcome",
+    "default_deck",
+    "finish_game",
+    "is_lone_werewolf",
+    "make_deal",
+    "play_game",
+    "resolve_night",
+    "role_limits",
+    "tally_votes",
+    "team_of",
+    "validate_action",
+    "validate_deck",
+    "validate_players",
+    "validate_vote",
+]

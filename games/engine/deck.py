@@ -1,0 +1,189 @@
+"""The table and the deck: who sits down, which cards are used and how they are dealt.
+
+rules/000 section 3a: three more cards than players; the three left over go to the centre at the
+fixed positions left, middle and right. Limits per role come from `roles.role_limits`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from .errors import InvalidDeckError, InvalidPlayersError
+from .roles import CENTRE_POSITIONS, Role, Ruleset, role_limits
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 13
+CENTRE_SIZE = len(CENTRE_POSITIONS)
+MAX_NAME_LENGTH = 24
+
+
+def validate_players(players: Sequence[str]) -> tuple[str, ...]:
+    """Check the seats: 3 to 13 distinct, non-empty names that are not centre positions.
+
+    Names are compared case-insensitively so that "ann" and "Ann" cannot both sit down: players
+    name each other in chat and would be confused.
+    """
+    if not isinstance(players, Sequence) or isinstance(players, str):
+        raise InvalidPlayersError("The players must be a list of names.")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise InvalidPlayersError(
+            f"A game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}."
+        )
+    seen: set[str] = set()
+    for name in players:
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidPlayersError("Every player needs a name that is not empty.")
+        if name != name.strip():
+            raise InvalidPlayersError(f"The name {name!r} starts or ends with a space.")
+        if len(name) > MAX_NAME_LENGTH:
+            raise InvalidPlayersError(
+                f"The name {name!r} is longer than {MAX_NAME_LENGTH} characters."
+            )
+        if name.lower() in CENTRE_POSITIONS:
+            raise InvalidPlayersError(
+                f"{name!r} names a centre card; pick another name for that player."
+            )
+        if name.casefold() in seen:
+            raise InvalidPlayersError(f"Two players are called {name!r}.")
+        seen.add(name.casefold())
+    return tuple(players)
+
+
+def parse_role(name: object) -> Role:
+    """The role with this lower-case name, or an error naming the unknown card."""
+    try:
+        return Role(name)  # type: ignore[arg-type]
+    except ValueError:
+        raise InvalidDeckError(f"{name!r} is not a role of this game.") from None
+
+
+def validate_deck(ruleset: Ruleset, cards: Iterable[Role], player_count: int) -> Counter[Role]:
+    """Check that `cards` are a legal deck for `player_count` players under `ruleset`.
+
+    Rules: players + 3 cards (rules/000 s3a, rules/002 s3); at most 2 werewolves, 2 masons and
+    3 villagers and one of every other role (rules/000 s4); the Doppelganger only in the official
+    rules (rules/000 s4 leaves it out); official masons come as a pair (rules/002 s5: "Both Mason
+    cards must be in play").
+    """
+    counts = Counter(cards)
+    expected = player_count + CENTRE_SIZE
+    total = sum(counts.values())
+    if total != expected:
+        raise InvalidDeckError(
+            f"{player_count} players need {expected} cards (one each and three in the centre),"
+            f" but {total} were chosen."
+        )
+    limits = role_limits(ruleset)
+    for role, count in counts.items():
+        limit = limits.get(role, 0)
+        if limit == 0:
+            raise InvalidDeckError(f"The {role.title} is not used in the {ruleset} rules.")
+        if count > limit:
+            copies = "one copy" if limit == 1 else f"{limit} copies"
+            raise InvalidDeckError(f"The deck may hold only {copies} of the {role.title}.")
+    if ruleset is Ruleset.OFFICIAL and counts[Role.MASON] == 1:
+        raise InvalidDeckError("The official rules use both Mason cards or neither.")
+    return counts
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Who holds which card at the start of the night.
+
+    `cards` maps every player name and every centre position to the card dealt there.
+    """
+
+    ruleset: Ruleset
+    players: tuple[str, ...]
+    cards: Mapping[str, Role]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", MappingProxyType(dict(self.cards)))
+
+    @property
+    def positions(self) -> tuple[str, ...]:
+        """Every place a card lies: the seats in order, then left, middle, right."""
+        return self.players + CENTRE_POSITIONS
+
+    def players_dealt(self, role: Role) -> tuple[str, ...]:
+        """The players (in seat order) whose start card is `role`."""
+        return tuple(p for p in self.players if self.cards[p] is role)
+
+
+def make_deal(ruleset: Ruleset, players: Sequence[str], cards: Mapping[str, Role]) -> Deal:
+    """A validated Deal from a position → card mapping (used by scenarios and the database)."""
+    table = validate_players(players)
+    expected = set(table) | set(CENTRE_POSITIONS)
+    given = set(cards)
+    missing = [p for p in (*table, *CENTRE_POSITIONS) if p not in given]
+    if missing:
+        raise InvalidDeckError(f"No card was dealt to {missing[0]}.")
+    extra = sorted(given - expected)
+    if extra:
+        raise InvalidDeckError(f"A card was dealt to {extra[0]!r}, who is not at the table.")
+    roles = {p: parse_role(cards[p]) for p in (*table, *CENTRE_POSITIONS)}
+    validate_deck(ruleset, roles.values(), len(table))
+    return Deal(ruleset=ruleset, players=table, cards=roles)
+
+
+def deal_cards(
+    ruleset: Ruleset,
+    players: Sequence[str],
+    deck: Iterable[Role],
+    rng: secrets.SystemRandom | None = None,
+) -> Deal:
+    """Shuffle `deck` and deal one card to each player and three to the centre.
+
+    The shuffle uses the operating system's secure random source, so nobody can predict a deal
+    from earlier ones. Pass `rng` only to make a test reproducible.
+    """
+    table = validate_players(players)
+    cards = list(deck)
+    validate_deck(ruleset, cards, len(table))
+    (rng or secrets.SystemRandom()).shuffle(cards)
+    return Deal(ruleset=ruleset, players=table, cards=dict(zip(table + CENTRE_POSITIONS, cards, strict=True)))
+
+
+# A sensible starting deck for each table size: the classic base-game mix, growing with the
+# table. Hosts change it freely; this is only what the lobby proposes.
+_DEFAULT_ORDER: tuple[Role, ...] = (
+    Role.WEREWOLF,
+    Role.WEREWOLF,
+    Role.SEER,
+    Role.ROBBER,
+    Role.TROUBLEMAKER,
+    Role.VILLAGER,
+    Role.INSOMNIAC,
+    Role.DRUNK,
+    Role.MINION,
+    Role.TANNER,
+    Role.HUNTER,
+    Role.MASON,
+    Role.MASON,
+    Role.VILLAGER,
+    Role.VILLAGER,
+    Role.DOPPELGANGER,
+)
+
+
+def default_deck(ruleset: Ruleset, player_count: int) -> list[Role]:
+    """A legal deck of players + 3 cards for this ruleset (the lobby's proposal).
+
+    Precondition: 3 <= player_count <= 13.
+    """
+    wanted = player_count + CENTRE_SIZE
+    limits = role_limits(ruleset)
+    order = [r for r in _DEFAULT_ORDER if r in limits]
+    if ruleset is Ruleset.OFFICIAL:
+        # The Doppelganger is the official rules' signature card: bring it in early.
+        order.remove(Role.DOPPELGANGER)
+        order.insert(5, Role.DOPPELGANGER)
+    deck = order[:wanted]
+    if ruleset is Ruleset.OFFICIAL and deck.count(Role.MASON) == 1:
+        # Masons come as a pair in the official rules: swap the lone one for a villager.
+        deck[deck.index(Role.MASON)] = Role.VILLAGER
+    return deck

@@ -1,0 +1,469 @@
+"""Night actions: what each start role may send in, and the night played out in order.
+
+Rulings (see docs/rules.md for the reasoning):
+- Actions belong to the card a player was dealt, never the card they hold later (rules/000 s3b
+  and s4; rules/002 s7 "Robber steals a role that wakes later").
+- House order, rules/000 s8: 0 werewolves, minion, masons (told in the role message, the lone
+  werewolf's peek with it), 1 seer, 2 robber, 3 troublemaker, 4 drunk then insomniac.
+- Official order, rules/002 s5: Doppelganger (and the copied seer/robber/troublemaker/drunk action
+  at once), werewolves, minion, masons, seer, robber, troublemaker, drunk, insomniac,
+  Doppelganger-insomniac.
+- "May" actions can be declined with no targets; the drunk must act (rules/000 s4, rules/002 s7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .deck import Deal
+from .errors import IllegalActionError
+from .roles import CENTRE_POSITIONS, Role, Ruleset
+
+
+class Requirement(StrEnum):
+    """Whether a start role's night action is absent, optional or compulsory."""
+
+    NONE = "none"
+    OPTIONAL = "optional"
+    MANDATORY = "mandatory"
+
+
+@dataclass(frozen=True, slots=True)
+class TargetShape:
+    """One allowed form of an action: how many other players and how many centre cards."""
+
+    players: int
+    centre: int
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRule:
+    """What a player's start role lets them send in tonight.
+
+    `shapes` lists the allowed target forms; an empty target list is allowed unless
+    `requirement` is MANDATORY. For the Doppelganger the first target is always the player to
+    copy and the copied role's own rule applies to the rest (see `copied_action_rule`).
+    """
+
+    role: Role
+    requirement: Requirement
+    shapes: tuple[TargetShape, ...]
+    description: str
+
+
+_ONE_PLAYER = TargetShape(players=1, centre=0)
+_TWO_PLAYERS = TargetShape(players=2, centre=0)
+_ONE_CENTRE = TargetShape(players=0, centre=1)
+_TWO_CENTRE = TargetShape(players=0, centre=2)
+
+_NO_ACTION = "You have nothing to do tonight: send in “no action” so the night can go on."
+
+_ROLE_ACTIONS: dict[Role, ActionRule] = {
+    Role.SEER: ActionRule(
+        Role.SEER,
+        Requirement.OPTIONAL,
+        (_ONE_PLAYER, _TWO_CENTRE),
+        "A seer looks at one other player or two centre cards.",
+    ),
+    Role.ROBBER: ActionRule(
+        Role.ROBBER,
+        Requirement.OPTIONAL,
+        (_ONE_PLAYER,),
+        "A robber swaps cards with one other player and looks at the new card.",
+    ),
+    Role.TROUBLEMAKER: ActionRule(
+        Role.TROUBLEMAKER,
+        Requirement.OPTIONAL,
+        (_TWO_PLAYERS,),
+        "A troublemaker swaps the cards of two other players without looking.",
+    ),
+    Role.DRUNK: ActionRule(
+        Role.DRUNK,
+        Requirement.MANDATORY,
+        (_ONE_CENTRE,),
+        "A drunk must swap their card with one centre card, without looking.",
+    ),
+}
+
+# rules/002 s5: these copied roles act at once, during the Doppelganger's turn.
+ACTS_AT_ONCE: frozenset[Role] = frozenset(_ROLE_ACTIONS)
+
+_LONE_WEREWOLF_RULE = ActionRule(
+    Role.WEREWOLF,
+    Requirement.OPTIONAL,
+    (_ONE_CENTRE,),
+    "A lone werewolf may look at one centre card.",
+)
+_DOPPELGANGER_RULE = ActionRule(
+    Role.DOPPELGANGER,
+    Requirement.OPTIONAL,
+    (_ONE_PLAYER,),
+    "The Doppelganger copies one other player's card first, then acts as that role.",
+)
+
+
+def is_lone_werewolf(deal: Deal, player: str) -> bool:
+    """True when `player` was dealt the only werewolf card among the players (rules/000 s6b).
+
+    Judged on the deal, because every action is chosen before the night is played: a werewolf
+    cannot know whether a Doppelganger will join them (docs/rules.md, "Lone werewolf").
+    """
+    return deal.cards[player] is Role.WEREWOLF and len(deal.players_dealt(Role.WEREWOLF)) == 1
+
+
+def action_rule(deal: Deal, player: str) -> ActionRule:
+    """The action `player`'s start card allows tonight."""
+    role = deal.cards[player]
+    if role is Role.DOPPELGANGER:
+        return _DOPPELGANGER_RULE
+    if role is Role.WEREWOLF and is_lone_werewolf(deal, player):
+        return _LONE_WEREWOLF_RULE
+    rule = _ROLE_ACTIONS.get(role)
+    if rule is not None:
+        return rule
+    return ActionRule(role, Requirement.NONE, (), _NO_ACTION)
+
+
+def copied_action_rule(copied: Role) -> ActionRule:
+    """The rule for the targets a Doppelganger sends after the copy (rules/002 s5).
+
+    Seer, robber, troublemaker and drunk act at once; every other copied role takes no targets.
+    """
+    rule = _ROLE_ACTIONS.get(copied)
+    if rule is not None:
+        return rule
+    return ActionRule(
+        copied, Requirement.NONE, (), f"A Doppelganger who copies the {copied.title} acts no further."
+    )
+
+
+def _check_shape(deal: Deal, actor: str, rule: ActionRule, targets: tuple[str, ...]) -> None:
+    """Raise unless `targets` fits one of the rule's shapes (or is empty where that is allowed)."""
+    if not targets:
+        if rule.requirement is Requirement.MANDATORY:
+            raise IllegalActionError(f"{actor}: {rule.description}")
+        return
+    if rule.requirement is Requirement.NONE:
+        raise IllegalActionError(f"{actor}: {rule.description}")
+    if len(set(targets)) != len(targets):
+        raise IllegalActionError(f"{actor}: pick different targets. {rule.description}")
+    players = 0
+    centre = 0
+    for target in targets:
+        if target in CENTRE_POSITIONS:
+            centre += 1
+        elif target in deal.cards:
+            if target == actor:
+                raise IllegalActionError(
+                    f"{actor}: you cannot target yourself. {rule.description}"
+                )
+            players += 1
+        else:
+            raise IllegalActionError(f"{actor}: {target!r} is not a player or a centre card.")
+    if TargetShape(players, centre) not in rule.shapes:
+        raise IllegalActionError(f"{actor}: {rule.description}")
+
+
+def validate_action(deal: Deal, player: str, targets: Sequence[str]) -> tuple[str, ...]:
+    """Check one player's night action and return it as a tuple of targets.
+
+    Precondition: `player` sits at the table. Raises IllegalActionError with a readable message.
+    """
+    if player not in deal.players:
+        raise IllegalActionError(f"{player!r} is not a player in this game.")
+    if isinstance(targets, str) or not isinstance(targets, Sequence):
+        raise IllegalActionError(f"{player}: the targets must be a list of names.")
+    if not all(isinstance(t, str) for t in targets):
+        raise IllegalActionError(f"{player}: every target must be a name or a centre position.")
+    chosen = tuple(targets)
+    rule = action_rule(deal, player)
+    if rule.role is not Role.DOPPELGANGER:
+        _check_shape(deal, player, rule, chosen)
+        return chosen
+    if not chosen:
+        return chosen
+    _check_shape(deal, player, rule, chosen[:1])
+    copied = deal.cards[chosen[0]]
+    _check_shape(deal, player, copied_action_rule(copied), chosen[1:])
+    return chosen
+
+
+def validate_night(deal: Deal, actions: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
+    """Every player's checked action; a player left out did nothing.
+
+    Raises IllegalActionError for a stranger, a bad target or a compulsory action left out.
+    """
+    for actor in actions:
+        if actor not in deal.cards or actor in CENTRE_POSITIONS:
+            raise IllegalActionError(f"{actor!r} is not a player in this game.")
+    return {p: validate_action(deal, p, actions.get(p, ())) for p in deal.players}
+
+
+@dataclass(frozen=True, slots=True)
+class NightStep:
+    """One thing that happened in the night, in order, for the reveal page.
+
+    `order` is the wake step of the ruleset (0 = told with the role message in the house rules),
+    `role` the role that acted, `actor` the player (or players, for a group that woke together).
+    """
+
+    order: int
+    role: Role
+    actors: tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class NightResult:
+    """The night played out.
+
+    `final`: the card at every position at dawn. `seen`: what each player learned, as
+    position → card face (fellow werewolves and masons as their role). `copied`: the role the
+    Doppelganger took, or None. `log`: the steps in the order they happened.
+    """
+
+    deal: Deal
+    final: Mapping[str, Role]
+    seen: Mapping[str, Mapping[str, Role]]
+    copied: Role | None
+    log: tuple[NightStep, ...]
+    actions: Mapping[str, tuple[str, ...]]
+
+    def plays_as(self, player: str) -> Role:
+        """The role `player` plays as for the day: their final card, or what it copied."""
+        card = self.final[player]
+        if card is Role.DOPPELGANGER and self.copied is not None:
+            return self.copied
+        return card
+
+
+def _names(players: Sequence[str]) -> str:
+    if len(players) <= 1:
+        return "".join(players)
+    return ", ".join(players[:-1]) + " and " + players[-1]
+
+
+def _where(position: str) -> str:
+    return f"the {position} centre card" if position in CENTRE_POSITIONS else f"{position}'s card"
+
+
+class _Night:
+    """The mutable table while the night is played; used only inside `resolve_night`."""
+
+    __slots__ = ("actions", "cards", "copied", "deal", "doppelganger", "log", "seen")
+
+    def __init__(self, deal: Deal, actions: dict[str, tuple[str, ...]]) -> None:
+        self.deal = deal
+        self.actions = actions
+        self.cards: dict[str, Role] = dict(deal.cards)
+        self.seen: dict[str, dict[str, Role]] = {p: {} for p in deal.players}
+        self.log: list[NightStep] = []
+        self.copied: Role | None = None
+        dealt = deal.players_dealt(Role.DOPPELGANGER)
+        self.doppelganger: str | None = dealt[0] if dealt else None
+
+    def note(self, order: int, role: Role, actors: Sequence[str], text: str) -> None:
+        self.log.append(NightStep(order, role, tuple(actors), text))
+
+    def swap(self, a: str, b: str) -> None:
+        self.cards[a], self.cards[b] = self.cards[b], self.cards[a]
+
+    def woke_as(self, role: Role) -> list[str]:
+        """Players who wake as `role`: dealt it, plus a Doppelganger that copied it."""
+        players = list(self.deal.players_dealt(role))
+        if self.copied is role and self.doppelganger is not None:
+            players.append(self.doppelganger)
+        return players
+
+    # Each step below takes the acting player and their targets (already validated).
+
+    def seer(self, order: int, actor: str, targets: tuple[str, ...]) -> None:
+        if not targets:
+            self.note(order, Role.SEER, [actor], f"{actor} (seer) chose not to look at any card.")
+            return
+        for target in targets:
+            self.seen[actor][target] = self.cards[target]
+        shown = " and ".join(f"{_where(t)} ({self.cards[t].title})" for t in targets)
+        self.note(order, Role.SEER, [actor], f"{actor} (seer) looked at {shown}.")
+
+    def robber(self, order: int, actor: str, targets: tuple[str, ...]) -> None:
+        if not targets:
+            self.note(order, Role.ROBBER, [actor], f"{actor} (robber) chose not to rob anyone.")
+            return
+        (victim,) = targets
+        self.swap(actor, victim)
+        self.seen[actor][actor] = self.cards[actor]
+        self.note(
+            order,
+            Role.ROBBER,
+            [actor],
+            f"{actor} (robber) took {victim}'s card and became the {self.cards[actor].title};"
+            f" {victim} got the {self.cards[victim].title}.",
+        )
+
+    def troublemaker(self, order: int, actor: str, targets: tuple[str, ...]) -> None:
+        if not targets:
+            self.note(
+                order, Role.TROUBLEMAKER, [actor], f"{actor} (troublemaker) swapped nobody."
+            )
+            return
+        a, b = targets
+        self.swap(a, b)
+        self.note(
+            order,
+            Role.TROUBLEMAKER,
+            [actor],
+            f"{actor} (troublemaker) swapped the cards of {a} and {b}: {a} now holds the"
+            f" {self.cards[a].title}, {b} the {self.cards[b].title}.",
+        )
+
+    def drunk(self, order: int, actor: str, targets: tuple[str, ...]) -> None:
+        (position,) = targets
+        self.swap(actor, position)
+        self.note(
+            order,
+            Role.DRUNK,
+            [actor],
+            f"{actor} (drunk) swapped with the {position} centre card without looking and became"
+            f" the {self.cards[actor].title}.",
+        )
+
+    def insomniac(self, order: int, actor: str) -> None:
+        card = self.cards[actor]
+        self.seen[actor][actor] = card
+        still = "still" if card is Role.INSOMNIAC else "now"
+        self.note(
+            order, Role.INSOMNIAC, [actor], f"{actor} (insomniac) checked and is {still} the {card.title}."
+        )
+
+    def doppelganger_copy(self, order: int) -> None:
+        """rules/002 s5 step 1: copy a card, and act at once as a seer/robber/troublemaker/drunk."""
+        actor = self.doppelganger
+        if actor is None:
+            return
+        targets = self.actions[actor]
+        if not targets:
+            self.note(
+                order, Role.DOPPELGANGER, [actor], f"{actor} (Doppelganger) chose not to copy anyone."
+            )
+            return
+        model, rest = targets[0], targets[1:]
+        self.copied = self.cards[model]
+        self.seen[actor][model] = self.copied
+        self.note(
+            order,
+            Role.DOPPELGANGER,
+            [actor],
+            f"{actor} (Doppelganger) looked at {model}'s card and became a {self.copied.title}.",
+        )
+        act = {
+            Role.SEER: self.seer,
+            Role.ROBBER: self.robber,
+            Role.TROUBLEMAKER: self.troublemaker,
+            Role.DRUNK: self.drunk,
+        }.get(self.copied)
+        if act is not None:
+            act(order, actor, rest)
+
+    def werewolves(self, order: int) -> None:
+        """The werewolves see each other; a lone werewolf may peek at one centre card (s6b)."""
+        wolves = self.woke_as(Role.WEREWOLF)
+        for wolf in wolves:
+            for other in wolves:
+                if other != wolf:
+                    self.seen[wolf][other] = Role.WEREWOLF
+        if len(wolves) > 1:
+            self.note(order, Role.WEREWOLF, wolves, f"The werewolves {_names(wolves)} saw each other.")
+        for wolf in wolves:
+            if not is_lone_werewolf(self.deal, wolf):
+                continue
+            peek = self.actions[wolf]
+            if peek:
+                (position,) = peek
+                self.seen[wolf][position] = self.cards[position]
+                self.note(
+                    order,
+                    Role.WEREWOLF,
+                    [wolf],
+                    f"{wolf}, the lone werewolf, looked at the {position} centre card"
+                    f" ({self.cards[position].title}).",
+                )
+            else:
+                self.note(
+                    order,
+                    Role.WEREWOLF,
+                    [wolf],
+                    f"{wolf}, the lone werewolf, chose not to look at the centre.",
+                )
+
+    def minion(self, order: int) -> None:
+        wolves = self.woke_as(Role.WEREWOLF)
+        for minion in self.woke_as(Role.MINION):
+            for wolf in wolves:
+                self.seen[minion][wolf] = Role.WEREWOLF
+            if wolves:
+                text = f"{minion} (minion) saw the werewolves: {_names(wolves)}."
+            else:
+                text = f"{minion} (minion) found that no player is a werewolf."
+            self.note(order, Role.MINION, [minion], text)
+
+    def masons(self, order: int) -> None:
+        masons = self.woke_as(Role.MASON)
+        for mason in masons:
+            for other in masons:
+                if other != mason:
+                    self.seen[mason][other] = Role.MASON
+        if len(masons) > 1:
+            self.note(order, Role.MASON, masons, f"The masons {_names(masons)} saw each other.")
+        elif masons:
+            self.note(order, Role.MASON, masons, f"{masons[0]} was the only mason.")
+
+    def each_dealt(self, order: int, role: Role, act) -> None:  # noqa: ANN001 - a bound step
+        for player in self.deal.players_dealt(role):
+            act(order, player, self.actions[player])
+
+    def play(self) -> None:
+        if self.deal.ruleset is Ruleset.OFFICIAL:
+            self.doppelganger_copy(1)
+            self.werewolves(2)
+            self.minion(3)
+            self.masons(4)
+            self.each_dealt(5, Role.SEER, self.seer)
+            self.each_dealt(6, Role.ROBBER, self.robber)
+            self.each_dealt(7, Role.TROUBLEMAKER, self.troublemaker)
+            self.each_dealt(8, Role.DRUNK, self.drunk)
+            for player in self.deal.players_dealt(Role.INSOMNIAC):
+                self.insomniac(9, player)
+            if self.copied is Role.INSOMNIAC and self.doppelganger is not None:
+                self.insomniac(9, self.doppelganger)  # step 9a, after the real insomniac
+        else:
+            self.werewolves(0)
+            self.minion(0)
+            self.masons(0)
+            self.each_dealt(1, Role.SEER, self.seer)
+            self.each_dealt(2, Role.ROBBER, self.robber)
+            self.each_dealt(3, Role.TROUBLEMAKER, self.troublemaker)
+            self.each_dealt(4, Role.DRUNK, self.drunk)
+            for player in self.deal.players_dealt(Role.INSOMNIAC):
+                self.insomniac(4, player)
+
+
+def resolve_night(deal: Deal, actions: Mapping[str, Sequence[str]]) -> NightResult:
+    """Play the night: validate every action, then carry them out in the ruleset's wake order.
+
+    `actions` maps players to their targets; a player left out, or with no targets, did nothing.
+    Raises IllegalActionError (and changes nothing) if any action breaks the rules.
+    """
+    checked = validate_night(deal, actions)
+    night = _Night(deal, checked)
+    night.play()
+    return NightResult(
+        deal=deal,
+        final=night.cards,
+        seen=night.seen,
+        copied=night.copied,
+        log=tuple(night.log),
+        actions=checked,
+    )

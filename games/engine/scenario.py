@@ -1,0 +1,72 @@
+"""The scenario format of ../shared/scenarios/FORMAT.md: JSON in, JSON-ready dicts out.
+
+Pure: no Django, no I/O. The `play_scenario` management command does the reading and printing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .deck import make_deal
+from .errors import RuleError
+from .game import play_game
+from .roles import Ruleset
+
+
+class ScenarioError(RuleError):
+    """The scenario is not well formed (wrong types, missing keys)."""
+
+
+_KEYS = frozenset({"ruleset", "players", "deal", "night", "votes"})
+
+
+def _ruleset(value: Any) -> Ruleset:
+    if value is None:
+        return Ruleset.HOUSE
+    try:
+        return Ruleset(value)
+    except (ValueError, TypeError):
+        raise ScenarioError(f"Unknown ruleset {value!r}: use \"house\" or \"official\".") from None
+
+
+def run_scenario(scenario: Any) -> dict[str, Any]:
+    """Play one scenario and return the result object of FORMAT.md.
+
+    Raises RuleError (or its subclasses) with a message naming the player and the problem.
+    """
+    if not isinstance(scenario, dict):
+        raise ScenarioError("A scenario must be a JSON object.")
+    unknown = sorted(set(scenario) - _KEYS)
+    if unknown:
+        raise ScenarioError(f"Unknown scenario key {unknown[0]!r}.")
+    ruleset = _ruleset(scenario.get("ruleset"))
+    players = scenario.get("players")
+    if not isinstance(players, list):
+        raise ScenarioError("\"players\" must be a list of names.")
+    cards = scenario.get("deal")
+    if not isinstance(cards, dict):
+        raise ScenarioError("\"deal\" must map every player and centre position to a role.")
+    deal = make_deal(ruleset, players, cards)
+    night = scenario.get("night", {})
+    if not isinstance(night, dict):
+        raise ScenarioError("\"night\" must map players to lists of targets.")
+    for actor, targets in night.items():
+        if not isinstance(targets, list):
+            raise ScenarioError(f"{actor}: the night targets must be a list.")
+    votes = scenario.get("votes")
+    if votes is not None and not isinstance(votes, dict):
+        raise ScenarioError("\"votes\" must map every player to the player they vote for.")
+    result = play_game(deal, night, votes)
+    out: dict[str, Any] = {
+        "final": {pos: card.value for pos, card in result.night.final.items()},
+        "seen": {
+            player: {pos: card.value for pos, card in views.items()}
+            for player, views in result.night.seen.items()
+        },
+    }
+    if ruleset is Ruleset.OFFICIAL:
+        out["copied"] = result.night.copied.value if result.night.copied else None
+    if result.vote is not None and result.outcome is not None:
+        out["dead"] = list(result.vote.dead)
+        out["winners"] = list(result.outcome.winners)
+    return out

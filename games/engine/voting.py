@@ -1,0 +1,198 @@
+"""The vote, who dies, and which teams win.
+
+Rulings (docs/rules.md has the reasoning):
+- Everyone votes for another player; votes are secret and final (rules/000 s3d). A missing vote
+  ("no vote") exists only when a voting deadline passed.
+- Ties, rules/000 s6a: when the top count is 2 or more, every player with it dies; when nobody
+  has more than one vote, nobody dies. rules/002 is silent on ties and the same rule is used.
+- House rule, rules/000 s6c: when no player ends the night as a werewolf, the vote of whoever
+  ends as the Tanner cannot break a one-vote tie.
+- Hunter (rules/000 s4, rules/002 s5 and s7): a dead hunter (by final role) takes whoever they
+  voted for, and again if that player is a hunter too.
+- Teams by FINAL role (rules/000 s2); house: with no werewolf, the minion counts as one (s6c);
+  official: rules/002 s6.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .errors import IllegalVoteError
+from .night import NightResult
+from .roles import Role, Ruleset, Team, team_of
+
+
+def validate_vote(players: tuple[str, ...], voter: str, choice: object) -> str:
+    """Check one vote: `voter` sits at the table and votes for another player there."""
+    if voter not in players:
+        raise IllegalVoteError(f"{voter!r} is not a player in this game.")
+    if not isinstance(choice, str):
+        raise IllegalVoteError(f"{voter}: a vote names one other player.")
+    if choice == voter:
+        raise IllegalVoteError(f"{voter}: you cannot vote for yourself.")
+    if choice not in players:
+        raise IllegalVoteError(f"{voter}: {choice!r} is not a player in this game.")
+    return choice
+
+
+def validate_votes(
+    players: tuple[str, ...], votes: Mapping[str, str | None]
+) -> dict[str, str | None]:
+    """Every player's vote, checked; None means "no vote" (a deadline passed).
+
+    Every player needs an entry: leaving one out is a mistake, not an abstention.
+    """
+    if not isinstance(votes, Mapping):
+        raise IllegalVoteError("The votes must map every player to the player they vote for.")
+    for voter in votes:
+        if voter not in players:
+            raise IllegalVoteError(f"{voter!r} is not a player in this game.")
+    checked: dict[str, str | None] = {}
+    for voter in players:
+        if voter not in votes:
+            raise IllegalVoteError(f"{voter} has no vote entry (use null for no vote).")
+        choice = votes[voter]
+        checked[voter] = None if choice is None else validate_vote(players, voter, choice)
+    return checked
+
+
+@dataclass(frozen=True, slots=True)
+class VoteResult:
+    """The tally and who died.
+
+    `counts`: votes received per player (zeros left out). `lynched`: killed by the vote, in
+    seat order. `hunted`: killed by a hunter's shot, in the order they fell. `dead`: everyone
+    who died, in seat order. `reason`: one sentence on why the vote went as it did.
+    """
+
+    votes: Mapping[str, str | None]
+    counts: Mapping[str, int]
+    lynched: tuple[str, ...]
+    hunted: tuple[str, ...]
+    dead: tuple[str, ...]
+    reason: str
+
+
+def _tanner_cannot_break_tie(night: NightResult, votes: Mapping[str, str | None]) -> bool:
+    """House rule of rules/000 s6c: no werewolf at dawn and, without the Tanner's vote, nobody
+    has more than one vote. Then the Tanner's vote does not make a death."""
+    if night.deal.ruleset is not Ruleset.HOUSE:
+        return False
+    players = night.deal.players
+    if any(night.plays_as(p) is Role.WEREWOLF for p in players):
+        return False
+    tanners = {p for p in players if night.plays_as(p) is Role.TANNER}
+    if not tanners:
+        return False
+    without = Counter(c for v, c in votes.items() if c is not None and v not in tanners)
+    return max(without.values(), default=0) <= 1
+
+
+def tally_votes(night: NightResult, votes: Mapping[str, str | None]) -> VoteResult:
+    """Count the votes and apply the tie, Tanner and Hunter rules to find the dead."""
+    players = night.deal.players
+    checked = validate_votes(players, votes)
+    counts = Counter(c for c in checked.values() if c is not None)
+    top = max(counts.values(), default=0)
+    if top <= 1:
+        lynched: tuple[str, ...] = ()
+        reason = "Nobody had more than one vote, so nobody was lynched."
+    elif _tanner_cannot_break_tie(night, checked):
+        lynched = ()
+        reason = (
+            "No werewolf was at the table and only the Tanner's vote broke the tie,"
+            " which the house rules do not allow: nobody was lynched."
+        )
+    else:
+        lynched = tuple(p for p in players if counts[p] == top)
+        reason = (
+            f"{' and '.join(lynched)} had the most votes ({top}) and"
+            f" {'was' if len(lynched) == 1 else 'were'} lynched."
+        )
+    dead = set(lynched)
+    hunted: list[str] = []
+    queue = list(lynched)
+    while queue:
+        shooter = queue.pop(0)
+        target = checked[shooter]
+        if night.plays_as(shooter) is Role.HUNTER and target is not None and target not in dead:
+            dead.add(target)
+            hunted.append(target)
+            queue.append(target)
+    if hunted:
+        reason += f" The hunter's shot took {' and '.join(hunted)} too."
+    return VoteResult(
+        votes=checked,
+        counts=dict(counts),
+        lynched=lynched,
+        hunted=tuple(hunted),
+        dead=tuple(p for p in players if p in dead),
+        reason=reason,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Who won. `teams`: the winning teams; `winners`: the winning players in seat order;
+    `reason`: one line from the rules saying why."""
+
+    teams: frozenset[Team]
+    winners: tuple[str, ...]
+    reason: str
+
+
+def decide_outcome(night: NightResult, dead: tuple[str, ...]) -> Outcome:
+    """The winners from the FINAL roles and the dead (rules/000 s2 and s6c, rules/002 s6)."""
+    players = night.deal.players
+    house = night.deal.ruleset is Ruleset.HOUSE
+    role = {p: night.plays_as(p) for p in players}
+    team = {p: team_of(night.final[p], night.copied) for p in players}
+    died = set(dead)
+    tanner_died = any(role[p] is Role.TANNER for p in died)
+    wolves = [p for p in players if role[p] is Role.WEREWOLF]
+    minions = [p for p in players if role[p] is Role.MINION]
+    reasons: list[str] = []
+    won: set[Team] = set()
+
+    if house and not wolves and minions:
+        # rules/000 s6c (house): with no werewolf at dawn the minion counts as one.
+        wolves = minions
+        reasons.append("No player ended the night as a werewolf, so the minion counted as one.")
+
+    if wolves:
+        if died & set(wolves):
+            won.add(Team.TOWN)
+            reasons.append("A werewolf died, so the town won.")
+        elif tanner_died:
+            reasons.append("The Tanner died, so the werewolf team lost.")
+        else:
+            won.add(Team.WEREWOLF)
+            reasons.append("No werewolf died, so the werewolf team won.")
+    else:
+        if not died:
+            won.add(Team.TOWN)
+            reasons.append("No player was a werewolf and nobody died, so the town won.")
+        else:
+            reasons.append("No player was a werewolf, yet someone died, so the town lost.")
+        if not house and minions:
+            # rules/002 s6: with no werewolf, the minion wins if another player dies while the
+            # minion and the Tanner survive.
+            minion_alive = not died & set(minions)
+            if died - set(minions) and minion_alive and not tanner_died:
+                won.add(Team.WEREWOLF)
+                reasons.append("The minion survived while another player died, so the minion won.")
+    if tanner_died:
+        won.add(Team.TANNER)
+        reasons.insert(0, "The Tanner died and won.")
+
+    # Each Tanner wins only by their own death (a Doppelganger-tanner is a second, separate one).
+    winners = tuple(
+        p
+        for p in players
+        if team[p] in won and (team[p] is not Team.TANNER or p in died)
+    )
+    if not won:
+        reasons.append("Nobody won.")
+    return Outcome(teams=frozenset(won), winners=winners, reason=" ".join(reasons))

@@ -1,0 +1,3 @@
+"""Websocket routes."""
+
+websocket_urlpatterns: list = []
