@@ -1,5 +1,3 @@
 """Game pages."""
 
-from django.urls import path
-
 urlpatterns: list = []

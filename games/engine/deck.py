@@ -145,7 +145,11 @@ def deal_cards(
     cards = list(deck)
     validate_deck(ruleset, cards, len(table))
     (rng or secrets.SystemRandom()).shuffle(cards)
-    return Deal(ruleset=ruleset, players=table, cards=dict(zip(table + CENTRE_POSITIONS, cards, strict=True)))
+    return Deal(
+        ruleset=ruleset,
+        players=table,
+        cards=dict(zip(table + CENTRE_POSITIONS, cards, strict=True)),
+    )
 
 
 # A sensible starting deck for each table size: the classic base-game mix, growing with the

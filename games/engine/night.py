@@ -135,7 +135,10 @@ def copied_action_rule(copied: Role) -> ActionRule:
     if rule is not None:
         return rule
     return ActionRule(
-        copied, Requirement.NONE, (), f"A Doppelganger who copies the {copied.title} acts no further."
+        copied,
+        Requirement.NONE,
+        (),
+        f"A Doppelganger who copies the {copied.title} acts no further.",
     )
 
 
@@ -156,9 +159,7 @@ def _check_shape(deal: Deal, actor: str, rule: ActionRule, targets: tuple[str, .
             centre += 1
         elif target in deal.cards:
             if target == actor:
-                raise IllegalActionError(
-                    f"{actor}: you cannot target yourself. {rule.description}"
-                )
+                raise IllegalActionError(f"{actor}: you cannot target yourself. {rule.description}")
             players += 1
         else:
             raise IllegalActionError(f"{actor}: {target!r} is not a player or a centre card.")
@@ -305,9 +306,7 @@ class _Night:
 
     def troublemaker(self, order: int, actor: str, targets: tuple[str, ...]) -> None:
         if not targets:
-            self.note(
-                order, Role.TROUBLEMAKER, [actor], f"{actor} (troublemaker) swapped nobody."
-            )
+            self.note(order, Role.TROUBLEMAKER, [actor], f"{actor} (troublemaker) swapped nobody.")
             return
         a, b = targets
         self.swap(a, b)
@@ -335,7 +334,10 @@ class _Night:
         self.seen[actor][actor] = card
         still = "still" if card is Role.INSOMNIAC else "now"
         self.note(
-            order, Role.INSOMNIAC, [actor], f"{actor} (insomniac) checked and is {still} the {card.title}."
+            order,
+            Role.INSOMNIAC,
+            [actor],
+            f"{actor} (insomniac) checked and is {still} the {card.title}.",
         )
 
     def doppelganger_copy(self, order: int) -> None:
@@ -346,7 +348,10 @@ class _Night:
         targets = self.actions[actor]
         if not targets:
             self.note(
-                order, Role.DOPPELGANGER, [actor], f"{actor} (Doppelganger) chose not to copy anyone."
+                order,
+                Role.DOPPELGANGER,
+                [actor],
+                f"{actor} (Doppelganger) chose not to copy anyone.",
             )
             return
         model, rest = targets[0], targets[1:]
@@ -375,7 +380,9 @@ class _Night:
                 if other != wolf:
                     self.seen[wolf][other] = Role.WEREWOLF
         if len(wolves) > 1:
-            self.note(order, Role.WEREWOLF, wolves, f"The werewolves {_names(wolves)} saw each other.")
+            self.note(
+                order, Role.WEREWOLF, wolves, f"The werewolves {_names(wolves)} saw each other."
+            )
         for wolf in wolves:
             if not is_lone_werewolf(self.deal, wolf):
                 continue
@@ -420,7 +427,7 @@ class _Night:
         elif masons:
             self.note(order, Role.MASON, masons, f"{masons[0]} was the only mason.")
 
-    def each_dealt(self, order: int, role: Role, act) -> None:  # noqa: ANN001 - a bound step
+    def each_dealt(self, order: int, role: Role, act) -> None:
         for player in self.deal.players_dealt(role):
             act(order, player, self.actions[player])
 

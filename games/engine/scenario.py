@@ -26,7 +26,7 @@ def _ruleset(value: Any) -> Ruleset:
     try:
         return Ruleset(value)
     except (ValueError, TypeError):
-        raise ScenarioError(f"Unknown ruleset {value!r}: use \"house\" or \"official\".") from None
+        raise ScenarioError(f'Unknown ruleset {value!r}: use "house" or "official".') from None
 
 
 def run_scenario(scenario: Any) -> dict[str, Any]:
@@ -42,20 +42,20 @@ def run_scenario(scenario: Any) -> dict[str, Any]:
     ruleset = _ruleset(scenario.get("ruleset"))
     players = scenario.get("players")
     if not isinstance(players, list):
-        raise ScenarioError("\"players\" must be a list of names.")
+        raise ScenarioError('"players" must be a list of names.')
     cards = scenario.get("deal")
     if not isinstance(cards, dict):
-        raise ScenarioError("\"deal\" must map every player and centre position to a role.")
+        raise ScenarioError('"deal" must map every player and centre position to a role.')
     deal = make_deal(ruleset, players, cards)
     night = scenario.get("night", {})
     if not isinstance(night, dict):
-        raise ScenarioError("\"night\" must map players to lists of targets.")
+        raise ScenarioError('"night" must map players to lists of targets.')
     for actor, targets in night.items():
         if not isinstance(targets, list):
             raise ScenarioError(f"{actor}: the night targets must be a list.")
     votes = scenario.get("votes")
     if votes is not None and not isinstance(votes, dict):
-        raise ScenarioError("\"votes\" must map every player to the player they vote for.")
+        raise ScenarioError('"votes" must map every player to the player they vote for.')
     result = play_game(deal, night, votes)
     out: dict[str, Any] = {
         "final": {pos: card.value for pos, card in result.night.final.items()},

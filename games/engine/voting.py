@@ -189,9 +189,7 @@ def decide_outcome(night: NightResult, dead: tuple[str, ...]) -> Outcome:
 
     # Each Tanner wins only by their own death (a Doppelganger-tanner is a second, separate one).
     winners = tuple(
-        p
-        for p in players
-        if team[p] in won and (team[p] is not Team.TANNER or p in died)
+        p for p in players if team[p] in won and (team[p] is not Team.TANNER or p in died)
     )
     if not won:
         reasons.append("Nobody won.")
