@@ -200,6 +200,8 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = not PRODUCTION
+if not PRODUCTION:
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise expects it to exist
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"

@@ -14,7 +14,9 @@ from .deck import (
     deal_cards,
     default_deck,
     make_deal,
+    max_players,
     validate_deck,
+    validate_player_name,
     validate_players,
 )
 from .errors import (
@@ -70,6 +72,7 @@ __all__ = [
     "finish_game",
     "is_lone_werewolf",
     "make_deal",
+    "max_players",
     "play_game",
     "resolve_night",
     "role_limits",
@@ -77,6 +80,7 @@ __all__ = [
     "team_of",
     "validate_action",
     "validate_deck",
+    "validate_player_name",
     "validate_players",
     "validate_vote",
 ]

@@ -21,8 +21,25 @@ CENTRE_SIZE = len(CENTRE_POSITIONS)
 MAX_NAME_LENGTH = 24
 
 
+def validate_player_name(name: object) -> str:
+    """Check one player's name: non-empty, not padded, short, and not a centre position."""
+    if not isinstance(name, str) or not name.strip():
+        raise InvalidPlayersError("Every player needs a name that is not empty.")
+    if name != name.strip():
+        raise InvalidPlayersError(f"The name {name!r} starts or ends with a space.")
+    if len(name) > MAX_NAME_LENGTH:
+        raise InvalidPlayersError(f"The name {name!r} is longer than {MAX_NAME_LENGTH} characters.")
+    if not name.isprintable():
+        raise InvalidPlayersError("A name cannot contain control characters.")
+    if name.lower() in CENTRE_POSITIONS:
+        raise InvalidPlayersError(
+            f"{name!r} names a centre card; pick another name for that player."
+        )
+    return name
+
+
 def validate_players(players: Sequence[str]) -> tuple[str, ...]:
-    """Check the seats: 3 to 13 distinct, non-empty names that are not centre positions.
+    """Check the seats: 3 to 13 distinct, valid names (see `validate_player_name`).
 
     Names are compared case-insensitively so that "ann" and "Ann" cannot both sit down: players
     name each other in chat and would be confused.
@@ -35,22 +52,16 @@ def validate_players(players: Sequence[str]) -> tuple[str, ...]:
         )
     seen: set[str] = set()
     for name in players:
-        if not isinstance(name, str) or not name.strip():
-            raise InvalidPlayersError("Every player needs a name that is not empty.")
-        if name != name.strip():
-            raise InvalidPlayersError(f"The name {name!r} starts or ends with a space.")
-        if len(name) > MAX_NAME_LENGTH:
-            raise InvalidPlayersError(
-                f"The name {name!r} is longer than {MAX_NAME_LENGTH} characters."
-            )
-        if name.lower() in CENTRE_POSITIONS:
-            raise InvalidPlayersError(
-                f"{name!r} names a centre card; pick another name for that player."
-            )
+        validate_player_name(name)
         if name.casefold() in seen:
             raise InvalidPlayersError(f"Two players are called {name!r}.")
         seen.add(name.casefold())
     return tuple(players)
+
+
+def max_players(ruleset: Ruleset) -> int:
+    """The largest table the ruleset's card limits allow (house: 15 cards, so 12 players)."""
+    return min(MAX_PLAYERS, sum(role_limits(ruleset).values()) - CENTRE_SIZE)
 
 
 def parse_role(name: object) -> Role:
@@ -177,7 +188,7 @@ _DEFAULT_ORDER: tuple[Role, ...] = (
 def default_deck(ruleset: Ruleset, player_count: int) -> list[Role]:
     """A legal deck of players + 3 cards for this ruleset (the lobby's proposal).
 
-    Precondition: 3 <= player_count <= 13.
+    Precondition: 3 <= player_count <= max_players(ruleset) (12 for the house rules).
     """
     wanted = player_count + CENTRE_SIZE
     limits = role_limits(ruleset)

@@ -15,7 +15,15 @@ from .night import NightResult, is_lone_werewolf
 from .roles import CENTRE_POSITIONS, Role, Ruleset
 
 TOWN_GOAL = "You play for the town: you win if at least one werewolf dies tomorrow."
-TOWN_GOAL_NO_WOLF = "If it turns out no player is a werewolf, the town wins only if nobody dies."
+TOWN_GOAL_NO_WOLF = {
+    # rules/000 s6c: with no werewolf at dawn the minion counts as one.
+    Ruleset.HOUSE: (
+        "If no player is a werewolf at dawn, the minion counts as one; if there is no minion"
+        " either, the town wins only if nobody dies."
+    ),
+    # rules/002 s6.
+    Ruleset.OFFICIAL: "If no player is a werewolf at dawn, the town wins only if nobody dies.",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +104,8 @@ def role_message(deal: Deal, player: str) -> RoleMessage:
             body = [
                 "No player was dealt a werewolf card tonight.",
                 "If no werewolf turns up by dawn, you count as the werewolf yourself: you win if"
-                " you survive the vote. Remember that cards move in the night, so a werewolf may"
-                " still appear.",
+                " you survive the vote and the Tanner does not die. Remember that cards move in"
+                " the night, so a werewolf may still appear.",
             ]
     elif role is Role.MASON:
         partners = _others(deal, player, Role.MASON)
@@ -163,7 +171,7 @@ def role_message(deal: Deal, player: str) -> RoleMessage:
             "You then play for the team of the role you copied.",
         ]
     if role.team.value == "town" and role is not Role.DOPPELGANGER:
-        body.append(TOWN_GOAL_NO_WOLF)
+        body.append(TOWN_GOAL_NO_WOLF[deal.ruleset])
     body.append(
         "What you were told is true at the start of the night; cards may move before dawn and"
         " nobody is told."

@@ -1,0 +1,354 @@
+"""What one seat may see now. Every page, fragment and websocket message for a seat is built
+from `seat_view`; nothing else in the web layer reads roles.
+
+Until the reveal a seat sees: the public table (names, host, phase, deadline, how many actions
+and votes are in), its own role message and action, its own night report, and its own vote.
+At the reveal everything becomes public.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from itertools import combinations
+
+from django.utils import timezone
+
+from games import engine
+from games.engine import CENTRE_POSITIONS, Role, Ruleset
+from games.engine.messages import RoleMessage, night_report, role_message
+from games.models import CentreCard, ChatMessage, Game, NightAction, Phase, Seat, Vote
+from games.services import RULES_PHRASE, current_deck, deal_of
+
+CHAT_HISTORY = 200
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """A player as everyone sees them: public facts only."""
+
+    id: int
+    name: str
+    is_host: bool
+    is_me: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DeckRow:
+    """One role's counter in the lobby's deck picker."""
+
+    role: Role
+    count: int
+    limit: int
+    team: str
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One option of a night-action form: `value` is posted, `label` is shown."""
+
+    value: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActionForm:
+    """The night-action form for this seat. `kind`: "choice" (one radio list), "pair" (two
+    selects of other players), "copy" (the Doppelganger's first step) or "none" (acknowledge).
+    """
+
+    kind: str
+    prompt: str
+    choices: tuple[Choice, ...] = ()
+    allow_none: bool = True
+    copied: Role | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RevealRow:
+    name: str
+    start_role: Role
+    final_role: Role
+    plays_as: Role
+    voted_for: str | None
+    votes_received: int
+    died: bool
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    rows: tuple[RevealRow, ...]
+    centre: tuple[tuple[str, Role, Role], ...]
+    copied: Role | None
+    log: tuple[engine.NightStep, ...]
+    vote_reason: str
+    reason: str
+    teams: tuple[str, ...]
+    dead: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    id: int
+    name: str
+    text: str
+    sent_at: datetime
+    is_me: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """Everything seat `me` may know about its game at this moment."""
+
+    game: Game
+    me: Seat
+    players: tuple[PlayerRow, ...]
+    now: datetime
+    deck_rows: tuple[DeckRow, ...] = ()
+    deck_total: int = 0
+    deck_needed: int = 0
+    deck_problem: str | None = None
+    max_players: int = 0
+    role: RoleMessage | None = None
+    action_form: ActionForm | None = None
+    action_sent: bool = False
+    actions_in: int = 0
+    night_report: tuple[str, ...] = ()
+    ring: tuple[PlayerRow, ...] = ()
+    vote_up: PlayerRow | None = None
+    vote_down: PlayerRow | None = None
+    my_vote: str | None = None
+    has_voted: bool = False
+    votes_in: int = 0
+    ready_count: int = 0
+    reveal: Reveal | None = None
+    next_game_code: str | None = None
+    chat: tuple[ChatLine, ...] = field(default=())
+
+    @property
+    def phase(self) -> str:
+        return self.game.phase
+
+    @property
+    def is_host(self) -> bool:
+        return self.me.is_host
+
+    @property
+    def seconds_left(self) -> int | None:
+        if self.game.deadline is None:
+            return None
+        return max(0, int((self.game.deadline - self.now).total_seconds()))
+
+    @property
+    def chat_open(self) -> bool:
+        """rules/000 s5b: chat before the game, in the day and after the reveal only."""
+        return self.game.phase in (Phase.LOBBY, Phase.DAY, Phase.REVEAL)
+
+    @property
+    def rules_phrase(self) -> str:
+        return RULES_PHRASE
+
+
+def _where(position: str) -> str:
+    return f"the {position} card" if position in CENTRE_POSITIONS else position
+
+
+def _action_form(
+    deal: engine.Deal, me: str, action: NightAction | None
+) -> tuple[ActionForm | None, bool]:
+    """The form for this seat's start role, and whether the action is already sent."""
+    if action is not None and action.complete:
+        return None, True
+    others = [p for p in deal.players if p != me]
+    rule = engine.action_rule(deal, me)
+    copied: Role | None = None
+    if rule.role is Role.DOPPELGANGER:
+        if action is None:
+            return (
+                ActionForm(
+                    kind="copy",
+                    prompt="Choose the player whose card you copy.",
+                    choices=tuple(Choice(p, p) for p in others),
+                ),
+                False,
+            )
+        copied = deal.cards[action.targets[0]]
+        rule = engine.copied_action_rule(copied)
+    if rule.requirement is engine.Requirement.NONE:
+        return ActionForm(kind="none", prompt=rule.description, copied=copied), False
+    choices: list[Choice] = []
+    pair = False
+    for shape in rule.shapes:
+        if shape.players == 1:
+            choices += [Choice(p, f"{p}'s card") for p in others]
+        elif shape.players == 2:
+            pair = True
+        elif shape.centre == 1:
+            choices += [Choice(c, f"The {c} centre card") for c in CENTRE_POSITIONS]
+        elif shape.centre == 2:
+            choices += [
+                Choice(f"{a},{b}", f"The {a} and {b} centre cards")
+                for a, b in combinations(CENTRE_POSITIONS, 2)
+            ]
+    allow_none = rule.requirement is not engine.Requirement.MANDATORY
+    if pair:
+        return (
+            ActionForm(
+                kind="pair",
+                prompt=rule.description,
+                choices=tuple(Choice(p, p) for p in others),
+                allow_none=allow_none,
+                copied=copied,
+            ),
+            False,
+        )
+    form = ActionForm(
+        kind="choice",
+        prompt=rule.description,
+        choices=tuple(choices),
+        allow_none=allow_none,
+        copied=copied,
+    )
+    return form, False
+
+
+def _deck_rows(game: Game, seat_count: int) -> tuple[tuple[DeckRow, ...], int, int, str | None]:
+    ruleset = Ruleset(game.ruleset)
+    deck = current_deck(game, seat_count)
+    counts = {r: deck.count(r) for r in engine.role_limits(ruleset)}
+    rows = tuple(
+        DeckRow(role=r, count=counts[r], limit=limit, team=r.team.value)
+        for r, limit in engine.role_limits(ruleset).items()
+    )
+    problem = None
+    try:
+        engine.validate_players([f"p{i}" for i in range(seat_count)])
+        engine.validate_deck(ruleset, deck, seat_count)
+    except engine.RuleError as error:
+        problem = str(error)
+    return rows, len(deck), seat_count + 3, problem
+
+
+def seat_view(seat: Seat, *, now: datetime | None = None, with_chat: bool = True) -> SeatView:
+    """Build what `seat` may see. A fixed number of queries, whatever the table size."""
+    now = now or timezone.now()
+    game = seat.game
+    seats = list(game.seats.order_by("position"))
+    me = next(s for s in seats if s.pk == seat.pk)
+    players = tuple(PlayerRow(s.pk, s.name, s.is_host, s.pk == me.pk) for s in seats)
+    view: dict[str, object] = {"game": game, "me": me, "players": players, "now": now}
+    if with_chat:
+        lines = list(
+            ChatMessage.objects.filter(game=game)
+            .select_related("seat")
+            .order_by("-id")[:CHAT_HISTORY]
+        )
+        view["chat"] = tuple(
+            ChatLine(
+                id=m.pk,
+                name=m.seat.name if m.seat else "Moderator",
+                text=m.text,
+                sent_at=m.sent_at,
+                is_me=m.seat_id == me.pk,
+            )
+            for m in reversed(lines)
+        )
+    if game.phase == Phase.LOBBY:
+        rows, total, needed, problem = _deck_rows(game, len(seats))
+        view.update(
+            deck_rows=rows,
+            deck_total=total,
+            deck_needed=needed,
+            deck_problem=problem,
+            max_players=engine.max_players(Ruleset(game.ruleset)),
+        )
+        return SeatView(**view)  # type: ignore[arg-type]
+    if not me.start_role:  # cancelled before the deal
+        return SeatView(**view)  # type: ignore[arg-type]
+
+    centre = list(CentreCard.objects.filter(game=game))
+    deal = deal_of(game, seats, centre)
+    actions = list(NightAction.objects.filter(game=game))
+    mine = next((a for a in actions if a.seat_id == me.pk), None)
+    view["role"] = role_message(deal, me.name)
+    view["actions_in"] = sum(1 for a in actions if a.complete)
+    night: engine.NightResult | None = None
+    if game.phase == Phase.NIGHT:
+        form, sent = _action_form(deal, me.name, mine)
+        view["action_form"] = form
+        view["action_sent"] = sent
+        if mine is not None and not mine.complete:
+            # The Doppelganger's copy is already known to them (rules/002 s5).
+            view["action_form"] = form
+    elif game.phase != Phase.CANCELLED or me.final_role:
+        names = {s.pk: s.name for s in seats}
+        night = engine.resolve_night(deal, {names[a.seat_id]: a.targets for a in actions})
+        view["night_report"] = night_report(night, me.name)
+        view["action_sent"] = True
+
+    if game.phase in (Phase.DAY,):
+        view["ready_count"] = sum(1 for s in seats if s.ready_to_vote)
+
+    if game.phase in (Phase.VOTING, Phase.REVEAL):
+        by_id = {p.id: p for p in players}
+        ring = tuple(by_id[i] for i in game.vote_ring if i in by_id)
+        view["ring"] = ring
+        if ring:
+            index = next(i for i, p in enumerate(ring) if p.id == me.pk)
+            view["vote_up"] = ring[index - 1]
+            view["vote_down"] = ring[(index + 1) % len(ring)]
+        votes = list(Vote.objects.filter(game=game))
+        view["votes_in"] = len(votes)
+        my_vote = next((v for v in votes if v.voter_id == me.pk), None)
+        if my_vote is not None:
+            view["has_voted"] = True
+            view["my_vote"] = by_id[my_vote.target_id].name if my_vote.target_id else None
+        if game.phase == Phase.REVEAL and night is not None and game.result:
+            view["reveal"] = _reveal(game, seats, centre, night, votes)
+            follow = Game.objects.filter(previous_game=game).values_list("code", flat=True)
+            view["next_game_code"] = next(iter(follow), None)
+    return SeatView(**view)  # type: ignore[arg-type]
+
+
+def _reveal(
+    game: Game,
+    seats: list[Seat],
+    centre: list[CentreCard],
+    night: engine.NightResult,
+    votes: list[Vote],
+) -> Reveal:
+    """The whole truth, for the reveal page only (phase REVEAL)."""
+    result = game.result or {}
+    names = {s.pk: s.name for s in seats}
+    voted = {v.voter_id: names.get(v.target_id) if v.target_id else None for v in votes}
+    counts = result.get("counts", {})
+    dead = set(result.get("dead", []))
+    winners = set(result.get("winners", []))
+    rows = tuple(
+        RevealRow(
+            name=s.name,
+            start_role=Role(s.start_role),
+            final_role=night.final[s.name],
+            plays_as=night.plays_as(s.name),
+            voted_for=voted.get(s.pk),
+            votes_received=int(counts.get(s.name, 0)),
+            died=s.name in dead,
+            won=s.name in winners,
+        )
+        for s in seats
+    )
+    order = {p: i for i, p in enumerate(CENTRE_POSITIONS)}
+    return Reveal(
+        rows=rows,
+        centre=tuple(
+            (c.position, Role(c.start_role), night.final[c.position])
+            for c in sorted(centre, key=lambda c: order[c.position])
+        ),
+        copied=night.copied,
+        log=night.log,
+        vote_reason=result.get("vote_reason", ""),
+        reason=result.get("reason", ""),
+        teams=tuple(result.get("teams", [])),
+        dead=tuple(p for p in (s.name for s in seats) if p in dead),
+    )

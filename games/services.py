@@ -1,0 +1,642 @@
+"""Every change to a game: one function, one transaction, the phase it expects checked first.
+
+Each service locks the game row (PostgreSQL: SELECT ... FOR UPDATE; SQLite: the IMMEDIATE
+transaction already holds the write lock) and re-reads the phase, so when two requests race,
+one wins and the other gets a clear `ServiceError`. Phase moves are conditional updates as well,
+so "exactly once" holds even without the lock. Pages are told after commit (games/broadcast).
+
+Rules come from games/engine only; these functions store what it decides.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import unicodedata
+from collections.abc import Iterable, Mapping
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import engine
+from games.broadcast import announce_on_commit
+from games.engine import CENTRE_POSITIONS, Role, RuleError, Ruleset
+from games.models import CentreCard, Game, NightAction, Phase, Seat, Vote
+
+# rules/000 s5e: players show they read the rules by sending this phrase.
+RULES_PHRASE = "The Ocean Chose Me"
+MAX_DAY_MINUTES = 24 * 60
+MAX_LIMIT_MINUTES = 24 * 60
+
+
+class ServiceError(Exception):
+    """A request the game cannot accept now; the message is shown to the player as it is."""
+
+
+class WrongPhaseError(ServiceError):
+    """The game is not in the phase this request needs (another request may have won)."""
+
+
+class NotAllowedError(ServiceError):
+    """The seat may not do this (not the host, not in this game)."""
+
+
+def _now(now: datetime | None) -> datetime:
+    return now if now is not None else timezone.now()
+
+
+def _locked_game(game_id: int) -> Game:
+    """The game row, locked for the rest of the transaction where the database can."""
+    return Game.objects.select_for_update().get(pk=game_id)
+
+
+def _expect_phase(game: Game, *phases: str) -> None:
+    if game.phase not in phases:
+        messages = {
+            Phase.LOBBY: "The game has not started yet.",
+            Phase.NIGHT: "It is night: that can't be done now.",
+            Phase.DAY: "It is the day: that can't be done now.",
+            Phase.VOTING: "Voting is under way: that can't be done now.",
+            Phase.REVEAL: "This game is over.",
+            Phase.CANCELLED: "This game was cancelled.",
+        }
+        raise WrongPhaseError(messages.get(game.phase, "That can't be done now."))
+
+
+def _move_phase(game: Game, from_phase: str, to_phase: str, **fields: object) -> None:
+    """Move the game on, only if it is still in `from_phase`; raise if another request won."""
+    moved = Game.objects.filter(pk=game.pk, phase=from_phase).update(phase=to_phase, **fields)
+    if moved != 1:
+        raise WrongPhaseError("Someone else moved the game on first.")
+    game.phase = to_phase
+    for name, value in fields.items():
+        setattr(game, name, value)
+
+
+def _minutes(value: int | None, label: str, *, maximum: int, allow_none: bool) -> int | None:
+    if value is None:
+        if allow_none:
+            return None
+        raise ServiceError(f"Please give the {label} in minutes.")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
+        raise ServiceError(f"The {label} must be a whole number of minutes from 1 to {maximum}.")
+    return value * 60
+
+
+def _ruleset(value: str) -> Ruleset:
+    try:
+        return Ruleset(value)
+    except ValueError:
+        raise ServiceError("Choose the house rules or the official rules.") from None
+
+
+def _clean_name(name: str) -> str:
+    name = unicodedata.normalize("NFC", name or "").strip()
+    name = re.sub(r"\s+", " ", name)
+    try:
+        return engine.validate_player_name(name)
+    except RuleError as error:
+        raise ServiceError(str(error)) from None
+
+
+def rules_phrase_matches(text: str) -> bool:
+    """Case, spacing and punctuation do not matter when typing the rules phrase."""
+
+    def simplify(value: str) -> str:
+        return re.sub(r"[^a-z]", "", value.lower())
+
+    return simplify(text or "") == simplify(RULES_PHRASE)
+
+
+# --- Lobby ------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def game_create(
+    *,
+    host_name: str,
+    ruleset: str = Ruleset.HOUSE.value,
+    day_minutes: int = 30,
+    night_minutes: int | None = None,
+    vote_minutes: int | None = None,
+    require_rules_phrase: bool | None = None,
+) -> Seat:
+    """Open a lobby and seat its host. Returns the host's seat.
+
+    `require_rules_phrase` defaults to on for the house rules (rules/000 s5e) and off otherwise.
+    """
+    rules = _ruleset(ruleset)
+    name = _clean_name(host_name)
+    game = Game.objects.create(
+        ruleset=rules.value,
+        day_seconds=_minutes(day_minutes, "day length", maximum=MAX_DAY_MINUTES, allow_none=False),
+        night_seconds=_minutes(
+            night_minutes, "night time limit", maximum=MAX_LIMIT_MINUTES, allow_none=True
+        ),
+        vote_seconds=_minutes(
+            vote_minutes, "vote time limit", maximum=MAX_LIMIT_MINUTES, allow_none=True
+        ),
+        require_rules_phrase=(
+            rules is Ruleset.HOUSE if require_rules_phrase is None else require_rules_phrase
+        ),
+    )
+    return Seat.objects.create(game=game, name=name, position=0, is_host=True)
+
+
+@transaction.atomic
+def seat_join(*, game: Game, name: str, rules_phrase: str = "") -> Seat:
+    """Seat a new player in the lobby of `game`."""
+    game = _locked_game(game.pk)
+    _expect_phase(game, Phase.LOBBY)
+    clean = _clean_name(name)
+    if game.require_rules_phrase and not rules_phrase_matches(rules_phrase):
+        raise ServiceError(
+            f"Type the phrase from the end of the rules (“{RULES_PHRASE}”) to show you read them."
+        )
+    seats = list(game.seats.all())
+    limit = engine.max_players(Ruleset(game.ruleset))
+    if len(seats) >= limit:
+        raise ServiceError(f"The table is full: the {game.ruleset} rules allow {limit} players.")
+    if any(s.name.casefold() == clean.casefold() for s in seats):
+        raise ServiceError(f"Someone called {clean} is already at the table; pick another name.")
+    position = max((s.position for s in seats), default=-1) + 1
+    try:
+        with transaction.atomic():
+            seat = Seat.objects.create(game=game, name=clean, position=position)
+    except IntegrityError:
+        raise ServiceError(f"Someone called {clean} just sat down; pick another name.") from None
+    announce_on_commit(game.code, "seats", count=len(seats) + 1)
+    return seat
+
+
+def _require_host(seat: Seat) -> Game:
+    if not seat.is_host:
+        raise NotAllowedError("Only the host can do that.")
+    return _locked_game(seat.game_id)
+
+
+@transaction.atomic
+def seat_remove(*, host: Seat, seat_id: int) -> None:
+    """The host takes a player out of the lobby (not themselves)."""
+    game = _require_host(host)
+    _expect_phase(game, Phase.LOBBY)
+    seat = game.seats.filter(pk=seat_id).first()
+    if seat is None:
+        raise ServiceError("That player is not at this table.")
+    if seat.pk == host.pk:
+        raise ServiceError("The host cannot remove themselves.")
+    seat.delete()
+    announce_on_commit(game.code, "seats")
+
+
+def parse_deck_counts(ruleset: Ruleset, counts: Mapping[str, object]) -> list[Role]:
+    """The deck from role name → count, checked against the ruleset's per-role limits."""
+    limits = engine.role_limits(ruleset)
+    deck: list[Role] = []
+    for name, raw in counts.items():
+        try:
+            role = Role(name)
+        except ValueError:
+            raise ServiceError(f"{name!r} is not a role of this game.") from None
+        try:
+            count = int(raw)  # type: ignore[call-overload]
+        except (TypeError, ValueError):
+            raise ServiceError(
+                f"The number of {role.title} cards must be a whole number."
+            ) from None
+        if count < 0 or count > limits.get(role, 0):
+            limit = limits.get(role, 0)
+            if limit == 0:
+                raise ServiceError(f"The {role.title} is not used in the {ruleset} rules.")
+            raise ServiceError(f"The deck may hold 0 to {limit} {role.title} cards.")
+        deck.extend([role] * count)
+    return deck
+
+
+@transaction.atomic
+def deck_update(*, host: Seat, counts: Mapping[str, object] | None) -> list[Role]:
+    """The host sets the cards; None goes back to the suggested deck for the table size."""
+    game = _require_host(host)
+    _expect_phase(game, Phase.LOBBY)
+    deck = [] if counts is None else parse_deck_counts(Ruleset(game.ruleset), counts)
+    game.deck = [r.value for r in deck]
+    game.save(update_fields=["deck"])
+    announce_on_commit(game.code, "deck")
+    return deck
+
+
+def current_deck(game: Game, player_count: int) -> list[Role]:
+    """The host's cards, or the suggested deck for this many players if none were chosen."""
+    if game.deck:
+        return [Role(r) for r in game.deck]
+    count = min(max(player_count, engine.MIN_PLAYERS), engine.max_players(Ruleset(game.ruleset)))
+    return engine.default_deck(Ruleset(game.ruleset), count)
+
+
+@transaction.atomic
+def game_start(*, host: Seat, now: datetime | None = None) -> Game:
+    """Deal the cards (secure shuffle) and begin the night."""
+    game = _require_host(host)
+    _expect_phase(game, Phase.LOBBY)
+    seats = list(game.seats.order_by("position"))
+    ruleset = Ruleset(game.ruleset)
+    try:
+        deal = engine.deal_cards(ruleset, [s.name for s in seats], current_deck(game, len(seats)))
+    except RuleError as error:
+        raise ServiceError(str(error)) from None
+    for seat in seats:
+        seat.start_role = deal.cards[seat.name].value
+    Seat.objects.bulk_update(seats, ["start_role"])
+    CentreCard.objects.bulk_create(
+        CentreCard(game=game, position=p, start_role=deal.cards[p].value) for p in CENTRE_POSITIONS
+    )
+    ring = [s.pk for s in seats]
+    secrets.SystemRandom().shuffle(ring)
+    when = _now(now)
+    deadline = when + timedelta(seconds=game.night_seconds) if game.night_seconds else None
+    _move_phase(
+        game,
+        Phase.LOBBY,
+        Phase.NIGHT,
+        deck=[deal.cards[p].value for p in deal.positions],
+        started_at=when,
+        deadline=deadline,
+        vote_ring=ring,
+    )
+    announce_on_commit(game.code, "phase", phase=Phase.NIGHT)
+    return game
+
+
+# --- Night ------------------------------------------------------------------------------------
+
+
+def deal_of(game: Game, seats: Iterable[Seat], centre: Iterable[CentreCard]) -> engine.Deal:
+    """Rebuild the engine's Deal from the stored start cards."""
+    seats = sorted(seats, key=lambda s: s.position)
+    cards: dict[str, Role] = {s.name: Role(s.start_role) for s in seats}
+    cards.update({c.position: Role(c.start_role) for c in centre})
+    return engine.Deal(
+        ruleset=Ruleset(game.ruleset), players=tuple(s.name for s in seats), cards=cards
+    )
+
+
+def _seat_in_game(seat: Seat) -> Game:
+    game = _locked_game(seat.game_id)
+    if not Seat.objects.filter(pk=seat.pk, game=game).exists():
+        raise NotAllowedError("You are not seated in this game.")
+    return game
+
+
+def _load_table(game: Game) -> tuple[list[Seat], list[CentreCard], engine.Deal]:
+    seats = list(game.seats.order_by("position"))
+    centre = list(game.centre_cards.all())
+    return seats, centre, deal_of(game, seats, centre)
+
+
+@transaction.atomic
+def doppelganger_copy(*, seat: Seat, target: str, now: datetime | None = None) -> Role:
+    """The Doppelganger's first step: copy another player's card (rules/002 s5).
+
+    The copied card is shown to the Doppelganger at once (it is the first thing that happens in
+    the night, so nothing can have changed it). If the copied role acts no further, the action is
+    complete; otherwise the copied role's own action is sent next.
+    """
+    game = _seat_in_game(seat)
+    _expect_phase(game, Phase.NIGHT)
+    seats, _, deal = _load_table(game)
+    me = next(s for s in seats if s.pk == seat.pk)
+    if deal.cards[me.name] is not Role.DOPPELGANGER:
+        raise NotAllowedError("Only the Doppelganger copies another card.")
+    if NightAction.objects.filter(seat=me).exists():
+        raise ServiceError("You already chose whom to copy; it is final.")
+    try:
+        engine.validate_action(deal, me.name, [target])
+    except RuleError as error:
+        raise ServiceError(_for_player(error, me.name)) from None
+    copied = deal.cards[target]
+    complete = engine.copied_action_rule(copied).requirement is engine.Requirement.NONE
+    NightAction.objects.create(game=game, seat=me, targets=[target], complete=complete)
+    if complete:
+        _after_action(game, seats, now)
+    return copied
+
+
+@transaction.atomic
+def night_action_submit(*, seat: Seat, targets: list[str], now: datetime | None = None) -> None:
+    """Send a seat's night action (final). `targets` [] means "no action".
+
+    For a Doppelganger that already copied, `targets` are the copied role's own targets.
+    When the last action arrives, the night is resolved in the same transaction.
+    """
+    game = _seat_in_game(seat)
+    _expect_phase(game, Phase.NIGHT)
+    seats, _, deal = _load_table(game)
+    me = next(s for s in seats if s.pk == seat.pk)
+    existing = NightAction.objects.filter(seat=me).first()
+    if existing is not None and existing.complete:
+        raise ServiceError("You already sent your night action; it is final.")
+    if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
+        raise ServiceError("Choose your targets from the list.")
+    full = (existing.targets if existing else []) + targets
+    try:
+        checked = engine.validate_action(deal, me.name, full)
+    except RuleError as error:
+        raise ServiceError(_for_player(error, me.name)) from None
+    if existing is None:
+        NightAction.objects.create(game=game, seat=me, targets=list(checked), complete=True)
+    else:
+        existing.targets = list(checked)
+        existing.complete = True
+        existing.save(update_fields=["targets", "complete", "sent_at"])
+    _after_action(game, seats, now)
+
+
+def _for_player(error: RuleError, name: str) -> str:
+    """Engine messages name the player ("Ann: ..."); on Ann's own page, drop the name."""
+    text = str(error)
+    prefix = f"{name}: "
+    return text[len(prefix) :] if text.startswith(prefix) else text
+
+
+def _after_action(game: Game, seats: list[Seat], now: datetime | None) -> None:
+    done = NightAction.objects.filter(game=game, complete=True).count()
+    if done >= len(seats):
+        _resolve_night(game, now)
+    else:
+        announce_on_commit(game.code, "night-progress", sent=done, total=len(seats))
+
+
+def _fill_missing_actions(game: Game, seats: list[Seat], deal: engine.Deal) -> None:
+    """Night time limit passed: optional actions left out count as none; a drunk (or a
+    Doppelganger who copied the drunk) is given a random centre card, since the drunk must act
+    (rules/000 s4). See docs/rules.md."""
+    rng = secrets.SystemRandom()
+    actions = {a.seat_id: a for a in NightAction.objects.filter(game=game)}
+    for seat in seats:
+        action = actions.get(seat.pk)
+        if action is not None and action.complete:
+            continue
+        sent = action.targets if action else []
+        rule = engine.action_rule(deal, seat.name)
+        if sent and rule.role is Role.DOPPELGANGER:
+            rule = engine.copied_action_rule(deal.cards[sent[0]])
+        extra: list[str] = []
+        if rule.requirement is engine.Requirement.MANDATORY:
+            extra = [rng.choice(CENTRE_POSITIONS)]
+        if action is None:
+            NightAction.objects.create(
+                game=game, seat=seat, targets=extra, complete=True, by_deadline=True
+            )
+        else:
+            action.targets = sent + extra
+            action.complete = True
+            action.by_deadline = True
+            action.save(update_fields=["targets", "complete", "by_deadline", "sent_at"])
+
+
+def _resolve_night(game: Game, now: datetime | None) -> engine.NightResult:
+    """Play the night through the engine, store the cards at dawn and begin the day."""
+    seats, centre, deal = _load_table(game)
+    names = {s.pk: s.name for s in seats}
+    actions = {names[a.seat_id]: a.targets for a in NightAction.objects.filter(game=game)}
+    night = engine.resolve_night(deal, actions)
+    when = _now(now)
+    _move_phase(
+        game,
+        Phase.NIGHT,
+        Phase.DAY,
+        copied_role=night.copied.value if night.copied else "",
+        day_started_at=when,
+        deadline=when + timedelta(seconds=game.day_seconds),
+    )
+    for seat in seats:
+        seat.final_role = night.final[seat.name].value
+        seat.ready_to_vote = False
+    Seat.objects.bulk_update(seats, ["final_role", "ready_to_vote"])
+    for card in centre:
+        card.final_role = night.final[card.position].value
+    CentreCard.objects.bulk_update(centre, ["final_role"])
+    announce_on_commit(game.code, "phase", phase=Phase.DAY)
+    return night
+
+
+# --- Day --------------------------------------------------------------------------------------
+
+
+def _start_voting(game: Game, now: datetime | None) -> None:
+    when = _now(now)
+    deadline = when + timedelta(seconds=game.vote_seconds) if game.vote_seconds else None
+    _move_phase(game, Phase.DAY, Phase.VOTING, deadline=deadline)
+    announce_on_commit(game.code, "phase", phase=Phase.VOTING)
+
+
+@transaction.atomic
+def day_end(*, host: Seat, now: datetime | None = None) -> None:
+    """The host ends the day early; voting begins."""
+    game = _require_host(host)
+    _expect_phase(game, Phase.DAY)
+    _start_voting(game, now)
+
+
+@transaction.atomic
+def seat_ready_set(*, seat: Seat, ready: bool, now: datetime | None = None) -> None:
+    """A player marks (or unmarks) "ready to vote"; when everyone is ready, the day ends."""
+    game = _seat_in_game(seat)
+    _expect_phase(game, Phase.DAY)
+    Seat.objects.filter(pk=seat.pk).update(ready_to_vote=bool(ready))
+    total = game.seats.count()
+    ready_count = game.seats.filter(ready_to_vote=True).count()
+    if ready_count >= total:
+        _start_voting(game, now)
+    else:
+        announce_on_commit(game.code, "ready", ready=ready_count, total=total)
+
+
+# --- Voting and reveal ------------------------------------------------------------------------
+
+
+@transaction.atomic
+def vote_cast(*, seat: Seat, target_id: int, now: datetime | None = None) -> None:
+    """A secret, final vote for another player (rules/000 s3d); the last vote brings the reveal."""
+    game = _seat_in_game(seat)
+    _expect_phase(game, Phase.VOTING)
+    if Vote.objects.filter(voter_id=seat.pk).exists():
+        raise ServiceError("You already voted; votes are final.")
+    target = game.seats.filter(pk=target_id).first()
+    if target is None:
+        raise ServiceError("Vote for one of the players at this table.")
+    if target.pk == seat.pk:
+        raise ServiceError("You cannot vote for yourself.")
+    try:
+        with transaction.atomic():
+            Vote.objects.create(game=game, voter_id=seat.pk, target=target)
+    except IntegrityError:
+        raise ServiceError("You already voted; votes are final.") from None
+    cast = Vote.objects.filter(game=game).count()
+    total = game.seats.count()
+    if cast >= total:
+        _reveal(game, now)
+    else:
+        announce_on_commit(game.code, "vote-progress", cast=cast, total=total)
+
+
+def _reveal(game: Game, now: datetime | None) -> None:
+    """Tally the votes through the engine and store the outcome for the reveal page."""
+    seats, _, deal = _load_table(game)
+    names = {s.pk: s.name for s in seats}
+    actions = {names[a.seat_id]: a.targets for a in NightAction.objects.filter(game=game)}
+    night = engine.resolve_night(deal, actions)
+    votes: dict[str, str | None] = {s.name: None for s in seats}
+    for vote in Vote.objects.filter(game=game):
+        votes[names[vote.voter_id]] = names[vote.target_id] if vote.target_id else None
+    result = engine.finish_game(night, votes)
+    assert result.vote is not None and result.outcome is not None
+    _move_phase(
+        game,
+        Phase.VOTING,
+        Phase.REVEAL,
+        deadline=None,
+        finished_at=_now(now),
+        result={
+            "counts": dict(result.vote.counts),
+            "lynched": list(result.vote.lynched),
+            "hunted": list(result.vote.hunted),
+            "dead": list(result.vote.dead),
+            "vote_reason": result.vote.reason,
+            "winners": list(result.outcome.winners),
+            "teams": sorted(t.value for t in result.outcome.teams),
+            "reason": result.outcome.reason,
+        },
+    )
+    announce_on_commit(game.code, "phase", phase=Phase.REVEAL)
+
+
+# --- Deadlines --------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def game_advance_if_due(*, game_id: int, now: datetime | None = None) -> bool:
+    """If the game's deadline has passed, move it on exactly once. Returns True if it moved.
+
+    Safe to call from any request, consumer or ticker, in any number of processes: the game row
+    is locked and the phase and deadline are re-read inside the transaction.
+    """
+    when = _now(now)
+    game = _locked_game(game_id)
+    if game.deadline is None or game.deadline > when:
+        return False
+    if game.phase == Phase.NIGHT:
+        seats, _, deal = _load_table(game)
+        _fill_missing_actions(game, seats, deal)
+        _resolve_night(game, when)
+    elif game.phase == Phase.DAY:
+        _start_voting(game, when)
+    elif game.phase == Phase.VOTING:
+        voted = set(Vote.objects.filter(game=game).values_list("voter_id", flat=True))
+        Vote.objects.bulk_create(
+            Vote(game=game, voter=s, target=None, by_deadline=True)
+            for s in game.seats.all()
+            if s.pk not in voted
+        )
+        _reveal(game, when)
+    else:
+        return False
+    return True
+
+
+def advance_due_games(*, now: datetime | None = None) -> list[str]:
+    """Move on every game whose deadline has passed; returns their codes. Used by the ticker."""
+    when = _now(now)
+    due = Game.objects.filter(
+        deadline__lte=when, phase__in=[Phase.NIGHT, Phase.DAY, Phase.VOTING]
+    ).values_list("pk", "code")
+    moved = []
+    for game_id, code in due:
+        if game_advance_if_due(game_id=game_id, now=when):
+            moved.append(code)
+    return moved
+
+
+# --- Host and staff ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def game_cancel(*, game: Game) -> None:
+    """Stop a game that has not finished (host in the lobby, or staff in the admin)."""
+    game = _locked_game(game.pk)
+    if game.phase in (Phase.REVEAL, Phase.CANCELLED):
+        raise WrongPhaseError("This game is already over.")
+    _move_phase(game, game.phase, Phase.CANCELLED, deadline=None, finished_at=timezone.now())
+    announce_on_commit(game.code, "phase", phase=Phase.CANCELLED)
+
+
+@transaction.atomic
+def game_end_day_by_staff(*, game: Game, now: datetime | None = None) -> None:
+    """Staff end the day from the admin, through the same phase move as the host."""
+    game = _locked_game(game.pk)
+    _expect_phase(game, Phase.DAY)
+    _start_voting(game, now)
+
+
+@transaction.atomic
+def game_secrets_open(*, game: Game, user: object) -> None:
+    """Record that a staff user opened a running game's hidden roles in the admin."""
+    Game.objects.filter(pk=game.pk).update(secrets_opened_at=timezone.now(), secrets_opened_by=user)
+
+
+@transaction.atomic
+def game_play_again(*, seat: Seat) -> Seat:
+    """After the reveal, seat the same players in a new lobby with the same deck.
+
+    Whoever asks first creates it; everyone else is sent to the same new game. Returns the
+    asking player's seat in the new game.
+    """
+    game = _seat_in_game(seat)
+    _expect_phase(game, Phase.REVEAL)
+    follow = Game.objects.filter(previous_game=game).first()
+    if follow is None:
+        seats = list(game.seats.order_by("position"))
+        host = next((s for s in seats if s.is_host), seats[0])
+        follow = Game.objects.create(
+            ruleset=game.ruleset,
+            deck=game.deck,
+            day_seconds=game.day_seconds,
+            night_seconds=game.night_seconds,
+            vote_seconds=game.vote_seconds,
+            require_rules_phrase=False,  # they read the rules for the last game
+            previous_game=game,
+        )
+        Seat.objects.bulk_create(
+            Seat(game=follow, name=s.name, position=i, is_host=s.pk == host.pk)
+            for i, s in enumerate(seats)
+        )
+        announce_on_commit(game.code, "again", next_code=follow.code)
+    return Seat.objects.get(game=follow, name=seat.name)
+
+
+__all__ = [
+    "RULES_PHRASE",
+    "NotAllowedError",
+    "ServiceError",
+    "WrongPhaseError",
+    "advance_due_games",
+    "current_deck",
+    "day_end",
+    "deal_of",
+    "deck_update",
+    "doppelganger_copy",
+    "game_advance_if_due",
+    "game_cancel",
+    "game_create",
+    "game_end_day_by_staff",
+    "game_play_again",
+    "game_secrets_open",
+    "game_start",
+    "night_action_submit",
+    "rules_phrase_matches",
+    "seat_join",
+    "seat_ready_set",
+    "seat_remove",
+    "vote_cast",
+]

@@ -1,0 +1,422 @@
+"""Pages and htmx fragments. Thin: parse the request, call a service, render the seat's view.
+
+A player is known by the seat token kept in their session (one per game); there are no
+accounts. Every template gets a `SeatView` (games/selectors), never models with secrets.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import services
+from games.engine import Role
+from games.forms import CreateGameForm, JoinCodeForm, JoinForm, VoteForm
+from games.models import Game, Phase, Seat
+from games.selectors import seat_view
+from games.services import NotAllowedError, ServiceError, WrongPhaseError
+
+SESSION_SEATS = "seats"
+
+
+# --- Session helpers --------------------------------------------------------------------------
+
+
+def _remember_seat(request: HttpRequest, seat: Seat) -> None:
+    seats = dict(request.session.get(SESSION_SEATS, {}))
+    seats[seat.game.code] = seat.token
+    request.session[SESSION_SEATS] = seats
+
+
+def _find_game(code: str) -> Game | None:
+    code = (code or "").upper()
+    if not code.isalnum() or len(code) > 16:
+        return None
+    return Game.objects.filter(code=code).first()
+
+
+def _seat_for(request: HttpRequest, game: Game) -> Seat | None:
+    token = request.session.get(SESSION_SEATS, {}).get(game.code)
+    if not token or not isinstance(token, str):
+        return None
+    return Seat.objects.select_related("game").filter(game=game, token=token).first()
+
+
+def _advance_if_due(game: Game) -> Game:
+    """A page load is one of the places a passed deadline gets noticed (besides the ticker)."""
+    if game.deadline is not None and game.deadline <= timezone.now():
+        services.game_advance_if_due(game_id=game.pk)
+        game.refresh_from_db()
+    return game
+
+
+def _message_page(request: HttpRequest, title: str, text: str, status: int) -> HttpResponse:
+    return render(request, "games/message.html", {"title": title, "text": text}, status=status)
+
+
+def _no_game(request: HttpRequest) -> HttpResponse:
+    return _message_page(
+        request,
+        "No such game",
+        "There is no game with that code. Check the code or the link you were sent.",
+        404,
+    )
+
+
+def _not_seated(request: HttpRequest, game: Game) -> HttpResponse:
+    return _message_page(
+        request,
+        "You are not in this game",
+        "This game has already started and you do not have a seat in it. If you are a player,"
+        " open your private rejoin link.",
+        403,
+    )
+
+
+def _status_for(error: ServiceError) -> int:
+    if isinstance(error, NotAllowedError):
+        return 403
+    if isinstance(error, WrongPhaseError):
+        return 409
+    return 400
+
+
+def _render_game(
+    request: HttpRequest, seat: Seat, *, error: str | None = None, status: int = 200
+) -> HttpResponse:
+    """The seat's game page, or just its panel for htmx requests."""
+    view = seat_view(seat)
+    context = {"view": view, "error": error, "Phase": Phase}
+    template = "games/game.html"
+    if getattr(request, "htmx", False) and not request.htmx.history_restore_request:
+        template = "games/game.html#panel"
+    return render(request, template, context, status=status)
+
+
+def _game_and_seat(request: HttpRequest, code: str) -> tuple[Game | None, Seat | None]:
+    game = _find_game(code)
+    if game is None:
+        return None, None
+    game = _advance_if_due(game)
+    return game, _seat_for(request, game)
+
+
+def _after_post(request: HttpRequest, seat: Seat, error: ServiceError | None) -> HttpResponse:
+    """Post/Redirect/Get for plain forms; the updated panel for htmx."""
+    seat.game.refresh_from_db()
+    if error is not None:
+        return _render_game(request, seat, error=str(error), status=_status_for(error))
+    if getattr(request, "htmx", False):
+        return _render_game(request, seat)
+    return HttpResponseRedirect(reverse("game", args=[seat.game.code]))
+
+
+# --- Home, create, join -----------------------------------------------------------------------
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "games/home.html",
+        {"create_form": CreateGameForm(), "join_form": JoinCodeForm()},
+    )
+
+
+@require_POST
+def game_new(request: HttpRequest) -> HttpResponse:
+    form = CreateGameForm(request.POST)
+    if not form.is_valid():
+        return render(
+            request,
+            "games/home.html",
+            {"create_form": form, "join_form": JoinCodeForm()},
+            status=400,
+        )
+    try:
+        seat = services.game_create(
+            host_name=form.cleaned_data["host_name"],
+            ruleset=form.cleaned_data["ruleset"],
+            day_minutes=form.cleaned_data["day_minutes"],
+            night_minutes=form.cleaned_data["night_minutes"],
+            vote_minutes=form.cleaned_data["vote_minutes"],
+            require_rules_phrase=form.require_phrase(),
+        )
+    except ServiceError as error:
+        form.add_error(None, str(error))
+        return render(
+            request,
+            "games/home.html",
+            {"create_form": form, "join_form": JoinCodeForm()},
+            status=400,
+        )
+    _remember_seat(request, seat)
+    return redirect("game", code=seat.game.code)
+
+
+@require_POST
+def join_by_code(request: HttpRequest) -> HttpResponse:
+    form = JoinCodeForm(request.POST)
+    if form.is_valid() and _find_game(form.cleaned_data["code"]) is not None:
+        return redirect("game", code=form.cleaned_data["code"])
+    if form.is_valid():
+        form.add_error("code", "There is no game with that code.")
+    return render(
+        request, "games/home.html", {"create_form": CreateGameForm(), "join_form": form}, status=404
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, code: str) -> HttpResponse:
+    game, seat = _game_and_seat(request, code)
+    if game is None:
+        return _no_game(request)
+    if seat is not None:
+        return redirect("game", code=game.code)
+    form = JoinForm(request.POST or None)
+    status = 200
+    if game.phase != Phase.LOBBY:
+        return _not_seated(request, game)
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                seat = services.seat_join(
+                    game=game,
+                    name=form.cleaned_data["name"],
+                    rules_phrase=form.cleaned_data["rules_phrase"],
+                )
+            except ServiceError as error:
+                form.add_error(None, str(error))
+                status = _status_for(error)
+            else:
+                _remember_seat(request, seat)
+                return redirect("game", code=game.code)
+        else:
+            status = 400
+    players = list(game.seats.order_by("position").values_list("name", flat=True))
+    return render(
+        request,
+        "games/join.html",
+        {"game": game, "form": form, "players": players, "phrase": services.RULES_PHRASE},
+        status=status,
+    )
+
+
+@require_GET
+def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
+    """A player's private link: puts their seat in this browser's session."""
+    game = _find_game(code)
+    seat = Seat.objects.select_related("game").filter(game=game, token=token).first()
+    if game is None or seat is None:
+        return _message_page(
+            request, "Link not recognised", "This rejoin link does not match a seat.", 404
+        )
+    _remember_seat(request, seat)
+    return redirect("game", code=game.code)
+
+
+# --- The game page ----------------------------------------------------------------------------
+
+
+@require_GET
+def game_page(request: HttpRequest, code: str) -> HttpResponse:
+    game, seat = _game_and_seat(request, code)
+    if game is None:
+        return _no_game(request)
+    if seat is None:
+        if game.phase == Phase.LOBBY:
+            return redirect("join", code=game.code)
+        return _not_seated(request, game)
+    return _render_game(request, seat)
+
+
+@require_GET
+def status(request: HttpRequest, code: str) -> HttpResponse:
+    """The live status fragment (polled, or fetched when the websocket says the game changed).
+
+    When the phase is no longer the one the page shows, htmx is told to reload the page.
+    """
+    game, seat = _game_and_seat(request, code)
+    if game is None:
+        return _no_game(request)
+    if seat is None:
+        return _not_seated(request, game)
+    if request.GET.get("phase") not in (None, game.phase):
+        response = HttpResponse(status=204)
+        response["HX-Refresh"] = "true"
+        return response
+    view = seat_view(seat, with_chat=False)
+    return render(request, "games/game.html#status", {"view": view, "Phase": Phase})
+
+
+def _seat_or_error(request: HttpRequest, code: str) -> tuple[Seat | None, HttpResponse | None]:
+    game, seat = _game_and_seat(request, code)
+    if game is None:
+        return None, _no_game(request)
+    if seat is None:
+        return None, _not_seated(request, game)
+    return seat, None
+
+
+@require_POST
+def deck(request: HttpRequest, code: str) -> HttpResponse:
+    seat, failure = _seat_or_error(request, code)
+    if failure:
+        return failure
+    assert seat is not None
+    error: ServiceError | None = None
+    try:
+        if "suggested" in request.POST:
+            services.deck_update(host=seat, counts=None)
+        else:
+            counts = {r.value: request.POST.get(f"count_{r.value}", "0") for r in Role}
+            counts = {k: v for k, v in counts.items() if v not in ("", "0")}
+            services.deck_update(host=seat, counts=counts)
+    except ServiceError as e:
+        error = e
+    return _after_post(request, seat, error)
+
+
+@require_POST
+def remove_seat(request: HttpRequest, code: str, seat_id: int) -> HttpResponse:
+    seat, failure = _seat_or_error(request, code)
+    if failure:
+        return failure
+    assert seat is not None
+    error: ServiceError | None = None
+    try:
+        services.seat_remove(host=seat, seat_id=seat_id)
+    except ServiceError as e:
+        error = e
+    return _after_post(request, seat, error)
+
+
+@require_POST
+def start(request: HttpRequest, code: str) -> HttpResponse:
+    seat, failure = _seat_or_error(request, code)
+    if failure:
+        return failure
+    assert seat is not None
+    error: ServiceError | None = None
+    try:
+        services.game_start(host=seat)
+    except ServiceError as e:
+        error = e
+    return _after_post(request, seat, error)
+
+
+@require_POST
+def cancel(request: HttpRequest, code: str) -> HttpResponse:
+    seat, failure = _seat_or_error(request, code)
+    if failure:
+        return failure
+    assert seat is not None
+    error: ServiceError | None = None
+    if not seat.is_host:
+        error = NotAllowedError("Only the host can cancel the game.")
+    else:
+        try:
+            services.game_cancel(game=seat.game)
+        except ServiceError as e:
+            error = e
+    return _after_post(request, seat, error)
+
+
+def _posted_targets(request: HttpRequest) -> list[str]:
+    """Targets from the form: repeated `targets` fields; "left,middle" counts as two."""
+    targets: list[str] = []
+    for value in request.POST.getlist("targets"):
+        targets.extend(part for part in value.split(",") if part)
+    return targets
+
+
+@require_POST
+def night_action(request: HttpRequest, code: str) -> HttpResponse:
+    seat, failure = _seat_or_error(request, code)
+    if failure:
+        return failure
+    assert seat is not None
+    error: ServiceError | None = None
+    try:
+        if request.POST.get("step") == "copy":
+            target = request.POST.get("targets", "")
+            if target:
+                services.doppelganger_copy(seat=seat, target=target)
+            else:
+                services.night_action_submit(seat=seat, targets=[])
+        elif "no_action" in request.POST:
+            services.night_action_submit(seat=seat, targets=[])
+        else:
+            targets = _posted_targets(request)
+            if not targets:
+                raise ServiceError("Pick your target, or choose “no action”.")
+            services.night_action_submit(seat=seat, targets=targets)
+    except ServiceError as e:
+        error = e
+    return _after_post(request, seat, error)
+
+
+@require_POST
+def end_day(request: HttpRequest, code: str) -> HttpResponse:
+    seat, failure = _seat_or_error(request, code)
+    if failure:
+        return failure
+    assert seat is not None
+    error: ServiceError | None = None
+    try:
+        services.day_end(host=seat)
+    except ServiceError as e:
+        error = e
+    return _after_post(request, seat, error)
+
+
+@require_POST
+def ready(request: HttpRequest, code: str) -> HttpResponse:
+    seat, failure = _seat_or_error(request, code)
+    if failure:
+        return failure
+    assert seat is not None
+    error: ServiceError | None = None
+    try:
+        services.seat_ready_set(seat=seat, ready=request.POST.get("ready") != "no")
+    except ServiceError as e:
+        error = e
+    return _after_post(request, seat, error)
+
+
+@require_POST
+def vote(request: HttpRequest, code: str) -> HttpResponse:
+    seat, failure = _seat_or_error(request, code)
+    if failure:
+        return failure
+    assert seat is not None
+    error: ServiceError | None = None
+    form = VoteForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise ServiceError("Choose the player you vote for.")
+        services.vote_cast(seat=seat, target_id=form.cleaned_data["target"])
+    except ServiceError as e:
+        error = e
+    return _after_post(request, seat, error)
+
+
+@require_POST
+def play_again(request: HttpRequest, code: str) -> HttpResponse:
+    seat, failure = _seat_or_error(request, code)
+    if failure:
+        return failure
+    assert seat is not None
+    try:
+        new_seat = services.game_play_again(seat=seat)
+    except ServiceError as error:
+        return _after_post(request, seat, error)
+    _remember_seat(request, new_seat)
+    response = redirect("game", code=new_seat.game.code)
+    if getattr(request, "htmx", False):
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("game", args=[new_seat.game.code])
+    return response

@@ -1,0 +1,201 @@
+// One Night game page: countdown, live updates and chat over one websocket.
+// No inline script anywhere (the Content-Security-Policy forbids it); everything is here.
+(function () {
+  "use strict";
+
+  // --- Countdown ------------------------------------------------------------------------
+  // The server sends the deadline and its own "now"; we count from the offset between the two
+  // clocks, so a phone whose clock is wrong still shows the right time left.
+  let clockOffsetMs = 0;
+
+  function syncClock(serverNowIso) {
+    const serverNow = Date.parse(serverNowIso);
+    if (!Number.isNaN(serverNow)) clockOffsetMs = serverNow - Date.now();
+  }
+
+  function formatLeft(ms) {
+    const total = Math.max(0, Math.floor(ms / 1000));
+    const m = Math.floor(total / 60);
+    const s = total % 60;
+    return m + ":" + String(s).padStart(2, "0");
+  }
+
+  function tick() {
+    document.querySelectorAll("time.countdown").forEach(function (el) {
+      const deadline = Date.parse(el.dataset.deadline);
+      if (Number.isNaN(deadline)) return;
+      const left = deadline - (Date.now() + clockOffsetMs);
+      el.textContent = formatLeft(left);
+      if (left <= 0 && !el.dataset.expired) {
+        el.dataset.expired = "1";
+        // The server moves the game on by itself; ask for the new state a moment later.
+        setTimeout(refreshStatus, 1200);
+      }
+    });
+  }
+
+  function refreshStatus() {
+    const status = document.getElementById("status");
+    if (status && window.htmx) window.htmx.trigger(status, "refresh");
+  }
+
+  // --- Chat -----------------------------------------------------------------------------
+  let lastChatId = 0;
+
+  function chatLog() {
+    return document.getElementById("chat-log");
+  }
+
+  function addChatLine(msg) {
+    const log = chatLog();
+    if (!log || msg.id <= lastChatId) return; // already shown: no duplicates after a resync
+    const li = document.createElement("li");
+    li.dataset.id = msg.id;
+    if (msg.mine) li.className = "mine";
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = msg.name;
+    const when = document.createElement("time");
+    when.dateTime = msg.sent_at;
+    const d = new Date(msg.sent_at);
+    when.textContent = String(d.getHours()).padStart(2, "0") + ":" + String(d.getMinutes()).padStart(2, "0");
+    const text = document.createElement("span");
+    text.className = "text";
+    text.textContent = msg.text; // text, never HTML
+    li.append(who, " ", when, " ", text);
+    log.appendChild(li);
+    lastChatId = msg.id;
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function setChatOpen(open) {
+    const form = document.getElementById("chat-form");
+    const closed = document.getElementById("chat-closed");
+    if (form) form.hidden = !open;
+    if (closed) closed.hidden = open;
+  }
+
+  function showChatError(text) {
+    const el = document.getElementById("chat-error");
+    if (!el) return;
+    el.textContent = text;
+    el.hidden = !text;
+  }
+
+  // --- Websocket with reconnection --------------------------------------------------------
+  let socket = null;
+  let attempts = 0;
+  let pageClosing = false;
+
+  function connect() {
+    const root = document.getElementById("game");
+    if (!root || !root.dataset.ws) return;
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + location.host + root.dataset.ws + "?after=" + lastChatId);
+    socket.addEventListener("open", function () {
+      attempts = 0;
+      document.getElementById("offline")?.setAttribute("hidden", "");
+      document.body.dataset.live = "yes";
+    });
+    socket.addEventListener("message", function (event) {
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch (e) {
+        return;
+      }
+      handle(msg, root);
+    });
+    socket.addEventListener("close", function (event) {
+      document.body.dataset.live = "no";
+      if (pageClosing) return;
+      if (event.code === 4403 || event.code === 4404) return; // not seated: do not retry
+      document.getElementById("offline")?.removeAttribute("hidden");
+      // Back off: 0.5 s, 1 s, 2 s ... up to 15 s, with jitter so a restarted server is not
+      // hit by every browser at the same instant.
+      const delay = Math.min(15000, 500 * Math.pow(2, attempts)) * (0.75 + Math.random() / 2);
+      attempts += 1;
+      setTimeout(connect, delay);
+    });
+  }
+
+  function handle(msg, root) {
+    if (msg.type === "hello") {
+      syncClock(msg.now);
+      setChatOpen(msg.chat_open);
+      if (msg.phase !== root.dataset.phase) {
+        location.reload();
+        return;
+      }
+      (msg.history || []).forEach(addChatLine);
+      refreshStatus();
+    } else if (msg.type === "chat") {
+      addChatLine(msg);
+    } else if (msg.type === "status") {
+      syncClock(msg.now);
+      if (msg.phase !== root.dataset.phase) {
+        location.reload();
+        return;
+      }
+      const status = document.getElementById("status");
+      if (status && msg.html) {
+        status.outerHTML = msg.html;
+        const fresh = document.getElementById("status");
+        if (fresh && window.htmx) window.htmx.process(fresh);
+      }
+    } else if (msg.type === "error") {
+      showChatError(msg.message);
+    } else if (msg.type === "sent") {
+      showChatError("");
+    }
+  }
+
+  function setUpChatForm() {
+    const form = document.getElementById("chat-form");
+    if (!form) return;
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      const input = form.querySelector("input[name=text]");
+      const text = input.value.trim();
+      if (!text) return;
+      if (!socket || socket.readyState !== WebSocket.OPEN) {
+        showChatError("You are offline; your message was not sent. Try again in a moment.");
+        return;
+      }
+      socket.send(JSON.stringify({ type: "chat", text: text }));
+      input.value = "";
+    });
+  }
+
+  function setUpCopyFields() {
+    document.querySelectorAll("input.copy").forEach(function (el) {
+      el.addEventListener("focus", function () {
+        el.select();
+      });
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    const root = document.getElementById("game");
+    const first = document.querySelector("time.countdown");
+    if (first) syncClock(first.dataset.now);
+    document.querySelectorAll("#chat-log li").forEach(function (li) {
+      lastChatId = Math.max(lastChatId, Number(li.dataset.id) || 0);
+    });
+    setUpChatForm();
+    setUpCopyFields();
+    tick();
+    setInterval(tick, 1000);
+    if (root) {
+      // With a live socket the status arrives pushed; polling stays only as a slow fallback.
+      connect();
+    }
+    document.body.addEventListener("htmx:afterSwap", function () {
+      setUpCopyFields();
+      tick();
+    });
+  });
+  window.addEventListener("pagehide", function () {
+    pageClosing = true;
+  });
+})();
