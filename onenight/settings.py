@@ -131,7 +131,12 @@ else:
                     "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;PRAGMA foreign_keys=ON;"
                 ),
             },
-            "TEST": {"NAME": os.environ.get("ONENIGHT_TEST_SQLITE_PATH")},
+            # A file, not memory: tests with several threads or a daphne subprocess share it.
+            "TEST": {
+                "NAME": os.environ.get(
+                    "ONENIGHT_TEST_SQLITE_PATH", str(DATA_DIR / "test-onenight.sqlite3")
+                )
+            },
         }
     }
 
