@@ -1,3 +1,9 @@
-"""Websocket routes."""
+"""Websocket routes: one socket per open game page."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from games.consumers import GameConsumer
+
+websocket_urlpatterns = [
+    path("ws/game/<str:code>/", GameConsumer.as_asgi()),
+]

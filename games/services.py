@@ -20,9 +20,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import engine
-from games.broadcast import announce_on_commit
+from games.broadcast import announce_on_commit, send_chat_on_commit
 from games.engine import CENTRE_POSITIONS, Role, RuleError, Ruleset
-from games.models import CentreCard, Game, NightAction, Phase, Seat, Vote
+from games.engine.messages import night_report, role_message
+from games.models import CentreCard, ChatMessage, Game, NightAction, Phase, Seat, Vote
+from games.quoting import quotes, word_runs
 
 # rules/000 s5e: players show they read the rules by sending this phrase.
 RULES_PHRASE = "The Ocean Chose Me"
@@ -558,6 +560,93 @@ def advance_due_games(*, now: datetime | None = None) -> list[str]:
     return moved
 
 
+# --- Chat -------------------------------------------------------------------------------------
+
+CHAT_MAX_LENGTH = 500
+# Per seat: at most CHAT_BURST messages in any CHAT_WINDOW seconds. Counted from the stored
+# messages, so the limit holds across reconnects and server processes.
+CHAT_BURST = 5
+CHAT_WINDOW = 10
+CHAT_PHASES = (Phase.LOBBY, Phase.DAY, Phase.REVEAL)  # rules/000 s5b
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def seat_private_runs(seat: Seat) -> frozenset[tuple[str, ...]]:
+    """The word runs of everything the moderator told `seat` privately: its role message and,
+    after the night, its night report. Used to refuse quoting (rules/000 s5c)."""
+    game = seat.game
+    if game.phase in (Phase.LOBBY, Phase.CANCELLED, Phase.REVEAL) or not seat.start_role:
+        return frozenset()
+    seats, _, deal = _load_table(game)
+    texts = list(role_message(deal, seat.name).paragraphs)
+    if game.phase != Phase.NIGHT:
+        names = {s.pk: s.name for s in seats}
+        actions = {names[a.seat_id]: a.targets for a in NightAction.objects.filter(game=game)}
+        texts.extend(night_report(engine.resolve_night(deal, actions), seat.name))
+    return word_runs(texts)
+
+
+def clean_chat_text(text: object) -> str:
+    """The message as it will be stored: a string, control characters removed, trimmed."""
+    if not isinstance(text, str):
+        raise ServiceError("A chat message must be text.")
+    text = _CONTROL.sub("", unicodedata.normalize("NFC", text)).strip()
+    if not text:
+        raise ServiceError("Type a message first.")
+    if len(text) > CHAT_MAX_LENGTH:
+        raise ServiceError(f"Messages are limited to {CHAT_MAX_LENGTH} characters.")
+    return text
+
+
+@transaction.atomic
+def chat_post(
+    *,
+    seat: Seat,
+    text: object,
+    private_runs: frozenset[tuple[str, ...]] | None = None,
+    now: datetime | None = None,
+) -> ChatMessage:
+    """Store a chat line and deliver it to every page of the game after commit.
+
+    Refused (ServiceError, nothing stored) during the night and the vote (rules/000 s5b), when
+    the seat is sending too fast, and when it quotes the seat's private messages (s5c).
+    `private_runs` may be passed in by a caller that already computed `seat_private_runs`.
+    """
+    clean = clean_chat_text(text)
+    game = _seat_in_game(seat)
+    if game.phase not in CHAT_PHASES:
+        raise WrongPhaseError("The chat is closed during the night and the vote.")
+    when = _now(now)
+    recent = ChatMessage.objects.filter(
+        seat_id=seat.pk, sent_at__gt=when - timedelta(seconds=CHAT_WINDOW)
+    ).count()
+    if recent >= CHAT_BURST:
+        raise ServiceError(f"Slow down: at most {CHAT_BURST} messages every {CHAT_WINDOW} seconds.")
+    if game.phase == Phase.DAY:
+        seat.game = game
+        runs = private_runs if private_runs is not None else seat_private_runs(seat)
+        if quotes(clean, runs):
+            raise ServiceError(
+                "That repeats the moderator's private message word for word, which the rules"
+                " forbid (rules, section 5c). Say it in your own words."
+            )
+    message = ChatMessage.objects.create(game=game, seat_id=seat.pk, text=clean, phase=game.phase)
+    if now is not None:
+        ChatMessage.objects.filter(pk=message.pk).update(sent_at=when)
+        message.sent_at = when
+    send_chat_on_commit(
+        game.code,
+        {
+            "id": message.pk,
+            "seat_id": seat.pk,
+            "name": seat.name,
+            "text": clean,
+            "sent_at": message.sent_at.isoformat(),
+        },
+    )
+    return message
+
+
 # --- Host and staff ---------------------------------------------------------------------------
 
 
@@ -621,6 +710,7 @@ __all__ = [
     "ServiceError",
     "WrongPhaseError",
     "advance_due_games",
+    "chat_post",
     "current_deck",
     "day_end",
     "deal_of",

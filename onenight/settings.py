@@ -155,6 +155,9 @@ if os.environ.get("REDIS_URL"):
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Each server process moves games on when a stored deadline passes (games/ticker.py).
+DEADLINE_TICKER = env_bool("ONENIGHT_TICKER", default=True)
+
 # --- Sessions and security ------------------------------------------------------------------
 # A player's seat lives in the session: keep it for a couple of days across browser restarts.
 SESSION_COOKIE_AGE = 60 * 60 * 48

@@ -1,0 +1,205 @@
+"""The game page's websocket: chat, live status and the clock, for one seated player.
+
+Thin: it finds the seat from the session, calls services for every change and renders the
+seat's own status fragment (games/selectors) when the game changes. Group messages carry no
+secrets (games/broadcast); everything seat-specific is built here, per connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from games import services
+from games.broadcast import game_group
+from games.models import ChatMessage, Game, Phase, Seat
+from games.selectors import CHAT_HISTORY, seat_view
+
+log = logging.getLogger(__name__)
+
+CLOSE_NOT_SEATED = 4403
+CLOSE_NO_GAME = 4404
+# Several changes in quick succession (a burst of votes) become one re-render per page.
+STATUS_COALESCE_SECONDS = 0.05
+
+
+def _seat_from_session(session: Any, code: str) -> Seat | None:
+    seats = session.get("seats", {}) if session is not None else {}
+    token = seats.get(code) if isinstance(seats, dict) else None
+    if not isinstance(token, str):
+        return None
+    return Seat.objects.select_related("game").filter(game__code=code, token=token).first()
+
+
+def _chat_history(game_id: int, after: int) -> list[dict[str, Any]]:
+    lines = (
+        ChatMessage.objects.filter(game_id=game_id, id__gt=after)
+        .select_related("seat")
+        .order_by("-id")[:CHAT_HISTORY]
+    )
+    return [
+        {
+            "id": m.pk,
+            "seat_id": m.seat_id,
+            "name": m.seat.name if m.seat else "Moderator",
+            "text": m.text,
+            "sent_at": m.sent_at.isoformat(),
+        }
+        for m in reversed(list(lines))
+    ]
+
+
+def _status_message(seat_id: int, csrf_token: str) -> dict[str, Any] | None:
+    """The seat's own status fragment and phase, rendered from its own view."""
+    seat = Seat.objects.select_related("game").filter(pk=seat_id).first()
+    if seat is None:
+        return None
+    if seat.game.deadline is not None and seat.game.deadline <= timezone.now():
+        services.game_advance_if_due(game_id=seat.game_id)
+        seat.game.refresh_from_db()
+    view = seat_view(seat, with_chat=False)
+    html = render_to_string(
+        "games/game.html#status", {"view": view, "Phase": Phase, "csrf_token": csrf_token}
+    )
+    return {
+        "type": "status",
+        "phase": view.phase,
+        "now": view.now.isoformat(),
+        "deadline": view.game.deadline.isoformat() if view.game.deadline else None,
+        "chat_open": view.chat_open,
+        "html": html,
+    }
+
+
+class GameConsumer(AsyncJsonWebsocketConsumer):
+    """One player's live connection to one game."""
+
+    seat_id: int
+    seat_name: str
+    code: str
+    group: str
+
+    async def connect(self) -> None:
+        self.code = str(self.scope["url_route"]["kwargs"]["code"]).upper()
+        seat = await database_sync_to_async(_seat_from_session)(
+            self.scope.get("session"), self.code
+        )
+        await self.accept()
+        if seat is None:
+            # Accept, then close with a code the page understands, so it stops retrying.
+            await self.close(code=CLOSE_NOT_SEATED)
+            return
+        self.seat_id = seat.pk
+        self.seat_name = seat.name
+        self.group = game_group(self.code)
+        self._private_runs: frozenset[tuple[str, ...]] | None = None
+        self._runs_phase: str | None = None
+        self._status_task: asyncio.Task[None] | None = None
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        after = self._after_param()
+        hello = await database_sync_to_async(self._hello)(after)
+        await self.send_json(hello)
+
+    def _after_param(self) -> int:
+        query = self.scope.get("query_string", b"").decode("latin-1")
+        for part in query.split("&"):
+            key, _, value = part.partition("=")
+            if key == "after" and value.isdigit():
+                return int(value)
+        return 0
+
+    def _hello(self, after: int) -> dict[str, Any]:
+        game = Game.objects.get(code=self.code)
+        now = timezone.now()
+        return {
+            "type": "hello",
+            "phase": game.phase,
+            "now": now.isoformat(),
+            "deadline": game.deadline.isoformat() if game.deadline else None,
+            "chat_open": game.phase in services.CHAT_PHASES,
+            "history": [
+                {**m, "mine": m["seat_id"] == self.seat_id} for m in _chat_history(game.pk, after)
+            ],
+        }
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        task = getattr(self, "_status_task", None)
+        if task is not None:
+            task.cancel()
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not hasattr(self, "seat_id"):
+            return
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "chat":
+            await self._chat(content.get("text"))
+        elif kind == "sync":
+            after = content.get("after")
+            after = after if isinstance(after, int) and after >= 0 else 0
+            await self.send_json(await database_sync_to_async(self._hello)(after))
+        elif kind == "ping":
+            await self.send_json({"type": "pong"})
+        else:
+            await self.send_json({"type": "error", "message": "Unknown message."})
+
+    async def decode_json(self, text_data: str) -> Any:
+        try:
+            return await super().decode_json(text_data)
+        except ValueError:
+            return None
+
+    def _post(self, text: object) -> None:
+        seat = Seat.objects.select_related("game").get(pk=self.seat_id)
+        if seat.game.phase != self._runs_phase:
+            self._private_runs = services.seat_private_runs(seat)
+            self._runs_phase = seat.game.phase
+        services.chat_post(seat=seat, text=text, private_runs=self._private_runs)
+
+    async def _chat(self, text: object) -> None:
+        try:
+            await database_sync_to_async(self._post)(text)
+        except services.ServiceError as error:
+            await self.send_json({"type": "error", "message": str(error)})
+        except Seat.DoesNotExist:
+            await self.close(code=CLOSE_NOT_SEATED)
+        else:
+            await self.send_json({"type": "sent"})
+
+    # --- Group events (public; each rendered for this seat) ----------------------------------
+
+    async def chat_message(self, event: dict[str, Any]) -> None:
+        await self.send_json(
+            {
+                "type": "chat",
+                "id": event["id"],
+                "name": event["name"],
+                "text": event["text"],
+                "sent_at": event["sent_at"],
+                "mine": event["seat_id"] == self.seat_id,
+            }
+        )
+
+    async def game_changed(self, event: dict[str, Any]) -> None:
+        if self._status_task is None or self._status_task.done():
+            self._status_task = asyncio.create_task(self._send_status())
+
+    async def _send_status(self) -> None:
+        await asyncio.sleep(STATUS_COALESCE_SECONDS)
+        csrf = self.scope.get("cookies", {}).get("csrftoken", "")
+        try:
+            message = await database_sync_to_async(_status_message)(self.seat_id, csrf)
+        except Exception:
+            log.exception("Could not render the status of seat %s", self.seat_id)
+            return
+        if message is None:
+            await self.close(code=CLOSE_NOT_SEATED)
+            return
+        await self.send_json(message)
