@@ -76,6 +76,21 @@ def _move_phase(game: Game, from_phase: str, to_phase: str, **fields: object) ->
         setattr(game, name, value)
 
 
+def _moderator_says(game: Game, text: str) -> None:
+    """A public note from the moderator in the game's chat (phase changes), sent after commit."""
+    note = ChatMessage.objects.create(game=game, seat=None, text=text, phase=game.phase)
+    send_chat_on_commit(
+        game.code,
+        {
+            "id": note.pk,
+            "seat_id": None,
+            "name": "Moderator",
+            "text": text,
+            "sent_at": note.sent_at.isoformat(),
+        },
+    )
+
+
 def _minutes(value: int | None, label: str, *, maximum: int, allow_none: bool) -> int | None:
     if value is None:
         if allow_none:
@@ -266,6 +281,9 @@ def game_start(*, host: Seat, now: datetime | None = None) -> Game:
         deadline=deadline,
         vote_ring=ring,
     )
+    _moderator_says(
+        game, "The cards are dealt and night falls. Read your role and send your action."
+    )
     announce_on_commit(game.code, "phase", phase=Phase.NIGHT)
     return game
 
@@ -419,6 +437,12 @@ def _resolve_night(game: Game, now: datetime | None) -> engine.NightResult:
     for card in centre:
         card.final_role = night.final[card.position].value
     CentreCard.objects.bulk_update(centre, ["final_role"])
+    minutes = game.day_seconds // 60
+    _moderator_says(
+        game,
+        f"Dawn: the night is over and the chat is open for {minutes} minute"
+        f"{'' if minutes == 1 else 's'}. Talk it over.",
+    )
     announce_on_commit(game.code, "phase", phase=Phase.DAY)
     return night
 
@@ -430,6 +454,7 @@ def _start_voting(game: Game, now: datetime | None) -> None:
     when = _now(now)
     deadline = when + timedelta(seconds=game.vote_seconds) if game.vote_seconds else None
     _move_phase(game, Phase.DAY, Phase.VOTING, deadline=deadline)
+    _moderator_says(game, "The day is over and the chat is closed. Cast your secret vote.")
     announce_on_commit(game.code, "phase", phase=Phase.VOTING)
 
 
@@ -511,6 +536,7 @@ def _reveal(game: Game, now: datetime | None) -> None:
             "reason": result.outcome.reason,
         },
     )
+    _moderator_says(game, "Every vote is in. The cards are turned over: see the reveal.")
     announce_on_commit(game.code, "phase", phase=Phase.REVEAL)
 
 

@@ -190,6 +190,14 @@
       // With a live socket the status arrives pushed; polling stays only as a slow fallback.
       connect();
     }
+    // While the socket is live the server pushes the status; skip the fallback polling then
+    // (a poll has no triggering event; an explicit "refresh" has one).
+    document.body.addEventListener("htmx:beforeRequest", function (event) {
+      const live = socket && socket.readyState === WebSocket.OPEN;
+      if (live && event.detail.elt.id === "status" && !event.detail.requestConfig.triggeringEvent) {
+        event.preventDefault();
+      }
+    });
     document.body.addEventListener("htmx:afterSwap", function () {
       setUpCopyFields();
       tick();
