@@ -8,6 +8,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/1
+export TEST_DATABASE_URL TEST_REDIS_URL
 
 .PHONY: run test install browser lint format bench bench-scenarios clean
 
@@ -32,10 +35,19 @@ run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python -m daphne -b $(HOST) -p $(PORT) onenight.asgi:application
 
+# The suite runs on the embedded defaults; then, when PostgreSQL and Redis answer here, once more
+# against them (the multi-process tests always use them, and skip when they are missing).
 test: install browser
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	@if $(BIN)/python bin/services-answer; then \
+		echo "PostgreSQL and Redis answer: running the suite against them as well"; \
+		DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) \
+			$(BIN)/python -m pytest --ignore=tests/multiprocess $(PYTEST_ARGS); \
+	else \
+		echo "PostgreSQL or Redis does not answer: skipped the second run against them"; \
+	fi
 
 lint: install
 	$(BIN)/ruff check .
