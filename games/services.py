@@ -10,8 +10,10 @@ Rules come from games/engine only; these functions store what it decides.
 
 from __future__ import annotations
 
+import logging
 import re
 import secrets
+import time
 import unicodedata
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
@@ -25,6 +27,8 @@ from games.engine import CENTRE_POSITIONS, Role, RuleError, Ruleset
 from games.engine.messages import night_report, role_message
 from games.models import CentreCard, ChatMessage, Game, NightAction, Phase, Seat, Vote
 from games.quoting import quotes, word_runs
+
+timing_log = logging.getLogger("games.timing")
 
 # rules/000 s5e: players show they read the rules by sending this phrase.
 RULES_PHRASE = "The Ocean Chose Me"
@@ -417,6 +421,7 @@ def _fill_missing_actions(game: Game, seats: list[Seat], deal: engine.Deal) -> N
 
 def _resolve_night(game: Game, now: datetime | None) -> engine.NightResult:
     """Play the night through the engine, store the cards at dawn and begin the day."""
+    started = time.perf_counter()
     seats, centre, deal = _load_table(game)
     names = {s.pk: s.name for s in seats}
     actions = {names[a.seat_id]: a.targets for a in NightAction.objects.filter(game=game)}
@@ -444,6 +449,7 @@ def _resolve_night(game: Game, now: datetime | None) -> engine.NightResult:
         f"{'' if minutes == 1 else 's'}. Talk it over.",
     )
     announce_on_commit(game.code, "phase", phase=Phase.DAY)
+    timing_log.info("resolve_night %s %.3f", game.code, (time.perf_counter() - started) * 1000)
     return night
 
 
@@ -510,6 +516,7 @@ def vote_cast(*, seat: Seat, target_id: int, now: datetime | None = None) -> Non
 
 def _reveal(game: Game, now: datetime | None) -> None:
     """Tally the votes through the engine and store the outcome for the reveal page."""
+    started = time.perf_counter()
     seats, _, deal = _load_table(game)
     names = {s.pk: s.name for s in seats}
     actions = {names[a.seat_id]: a.targets for a in NightAction.objects.filter(game=game)}
@@ -538,6 +545,7 @@ def _reveal(game: Game, now: datetime | None) -> None:
     )
     _moderator_says(game, "Every vote is in. The cards are turned over: see the reveal.")
     announce_on_commit(game.code, "phase", phase=Phase.REVEAL)
+    timing_log.info("tally_votes %s %.3f", game.code, (time.perf_counter() - started) * 1000)
 
 
 # --- Deadlines --------------------------------------------------------------------------------

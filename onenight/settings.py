@@ -131,6 +131,8 @@ else:
                     "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;PRAGMA foreign_keys=ON;"
                 ),
             },
+            "CONN_MAX_AGE": 60,
+            "CONN_HEALTH_CHECKS": True,
             # A file, not memory: tests with several threads or a daphne subprocess share it.
             "TEST": {
                 "NAME": os.environ.get(
@@ -222,3 +224,17 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
+# ONENIGHT_TIMING_LOG=FILE records how long night resolution and the tally take, one line each
+# (games/services.py, logger "games.timing"); the load benchmark reads it.
+if os.environ.get("ONENIGHT_TIMING_LOG"):
+    LOGGING["handlers"]["timing"] = {
+        "class": "logging.FileHandler",
+        "filename": os.environ["ONENIGHT_TIMING_LOG"],
+    }
+    LOGGING["loggers"] = {
+        "games.timing": {"handlers": ["timing"], "level": "INFO", "propagate": False}
+    }
+
+# The load benchmark's floor: a minimal view and a minimal broadcast websocket served by the
+# same process (onenight/baseline.py). Off unless the benchmark starts the server.
+BENCH_BASELINE = env_bool("ONENIGHT_BENCH_BASELINE", default=False)
