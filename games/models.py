@@ -73,6 +73,9 @@ class Game(models.Model):
     previous_game = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="next_game"
     )
+    # A keyed hash of the creating client's address (never the address itself), for the cap on
+    # how many games one client may create per minute.
+    creator_key = models.CharField(max_length=32, blank=True, default="", editable=False)
     # Staff who opened the hidden roles in the admin while the game was running.
     secrets_opened_at = models.DateTimeField(null=True, blank=True)
     secrets_opened_by = models.ForeignKey(
@@ -81,6 +84,7 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [models.Index(fields=["creator_key", "created_at"], name="game_creator_recent")]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(phase__in=[p.value for p in Phase]), name="game_phase_valid"

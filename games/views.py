@@ -6,6 +6,10 @@ accounts. Every template gets a `SeatView` (games/selectors), never models with 
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -51,6 +55,14 @@ def _advance_if_due(game: Game) -> Game:
         services.game_advance_if_due(game_id=game.pk)
         game.refresh_from_db()
     return game
+
+
+def _client_key(request: HttpRequest) -> str:
+    """A keyed hash of the client's address: enough to rate-limit, useless to anyone reading
+    the database. Behind the proxy daphne's --proxy-headers puts the real address here."""
+    address = request.META.get("REMOTE_ADDR") or "unknown"
+    digest = hmac.new(settings.SECRET_KEY.encode(), address.encode(), hashlib.sha256)
+    return digest.hexdigest()[:32]
 
 
 def _message_page(request: HttpRequest, title: str, text: str, status: int) -> HttpResponse:
@@ -144,6 +156,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
             night_minutes=form.cleaned_data["night_minutes"],
             vote_minutes=form.cleaned_data["vote_minutes"],
             require_rules_phrase=form.require_phrase(),
+            creator_key=_client_key(request),
         )
     except ServiceError as error:
         form.add_error(None, str(error))
