@@ -18,6 +18,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -34,8 +35,6 @@ timing_log = logging.getLogger("games.timing")
 RULES_PHRASE = "The Ocean Chose Me"
 MAX_DAY_MINUTES = 24 * 60
 MAX_LIMIT_MINUTES = 24 * 60
-# One client may create at most this many games per minute (docs/security.md: abuse limits).
-GAMES_PER_MINUTE = 5
 
 
 class ServiceError(Exception):
@@ -151,16 +150,16 @@ def game_create(
 
     `require_rules_phrase` defaults to on for the house rules (rules/000 s5e) and off otherwise.
     `creator_key` identifies the client (games/views: a keyed hash of its address); one key may
-    create at most GAMES_PER_MINUTE games in any minute.
+    create at most settings.GAMES_PER_MINUTE games in any minute.
     """
     rules = _ruleset(ruleset)
     name = _clean_name(host_name)
     if creator_key:
         since = _now(now) - timedelta(minutes=1)
         recent = Game.objects.filter(creator_key=creator_key, created_at__gt=since).count()
-        if recent >= GAMES_PER_MINUTE:
+        if recent >= settings.GAMES_PER_MINUTE:
             raise ServiceError(
-                f"You have created {GAMES_PER_MINUTE} games in the last minute. Wait a moment."
+                f"You have created {recent} games in the last minute. Wait a moment."
             )
     game = Game.objects.create(
         creator_key=creator_key,

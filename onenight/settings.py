@@ -160,6 +160,9 @@ else:
 # Each server process moves games on when a stored deadline passes (games/ticker.py).
 DEADLINE_TICKER = env_bool("ONENIGHT_TICKER", default=True)
 
+# How many games one client (by address) may create per minute (docs/security.md).
+GAMES_PER_MINUTE = int(os.environ.get("ONENIGHT_GAMES_PER_MINUTE", "5"))
+
 # --- Sessions and security ------------------------------------------------------------------
 # A player's seat lives in the session: keep it for a couple of days across browser restarts.
 SESSION_COOKIE_AGE = 60 * 60 * 48
