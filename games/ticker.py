@@ -1,6 +1,8 @@
 """The deadline ticker: moves games on when a stored deadline passes, with no browser open.
 
-Each server process runs one, started with the first connection it serves. It only asks the
+Each server process runs one, started when the server starts: under daphne through Twisted's
+reactor (daphne does not speak the ASGI lifespan protocol), under a lifespan-capable server on
+"lifespan.startup", and in any case with the first connection as a fallback. It only asks the
 database which games are due and calls the race-safe service, so any number of processes can
 tick at once and each game still moves exactly once. Nothing is kept in memory: after a restart
 the next tick finds the same deadlines in the database.
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -36,14 +39,52 @@ async def run_ticker(interval: float = TICK_SECONDS) -> None:
         await asyncio.sleep(interval)
 
 
+def ensure_ticker(loop: asyncio.AbstractEventLoop | None = None) -> None:
+    """Start the loop's ticker unless it runs already (default: the running loop)."""
+    if not settings.DEADLINE_TICKER:
+        return
+    loop = loop or asyncio.get_running_loop()
+    task = _tickers.get(id(loop))
+    if task is None or task.done():
+        _tickers[id(loop)] = loop.create_task(run_ticker())
+
+
+def start_with_daphne() -> bool:
+    """Under daphne, start the ticker as soon as the server's reactor runs.
+
+    Only acts when a Twisted reactor is already installed (daphne installs its asyncio reactor
+    before it loads the application); importing the application elsewhere starts nothing.
+    """
+    reactor = sys.modules.get("twisted.internet.reactor")
+    if reactor is None or not settings.DEADLINE_TICKER:
+        return False
+
+    def start() -> None:
+        # Startup triggers fire just before the reactor's asyncio loop starts running; daphne
+        # has made that loop the current one by then, so the task is queued on it.
+        ensure_ticker(asyncio.get_event_loop_policy().get_event_loop())
+
+    reactor.callWhenRunning(start)
+    return True
+
+
 class TickerMiddleware:
-    """ASGI middleware that starts the ticker once per event loop, on the first scope."""
+    """ASGI middleware: starts the ticker on lifespan startup, or on the first scope."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
-        loop = asyncio.get_running_loop()
-        if settings.DEADLINE_TICKER and id(loop) not in _tickers:
-            _tickers[id(loop)] = loop.create_task(run_ticker())
+        ensure_ticker()
+        if scope["type"] == "lifespan":
+            return await self._lifespan(receive, send)
         return await self.app(scope, receive, send)
+
+    async def _lifespan(self, receive: Any, send: Any) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return

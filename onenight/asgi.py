@@ -15,7 +15,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from games.origin import SameOriginValidator  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
-from games.ticker import TickerMiddleware  # noqa: E402
+from games.ticker import TickerMiddleware, start_with_daphne  # noqa: E402
 
 application = TickerMiddleware(
     ProtocolTypeRouter(
@@ -25,3 +25,6 @@ application = TickerMiddleware(
         }
     )
 )
+
+# Deadlines must fire with no browser open: start the ticker with the server, not the first page.
+start_with_daphne()

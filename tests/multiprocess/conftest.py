@@ -8,20 +8,15 @@ from __future__ import annotations
 
 import os
 import secrets
-import signal
 import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from urllib.parse import urlparse, urlunparse
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-ARTIFACTS = REPO / "test-artifacts" / "multiprocess"
+from tests.servers import Server, migrate
+
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/test"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/3"
 
@@ -33,74 +28,6 @@ def _answers(url: str, default_port: int) -> bool:
             return True
     except OSError:
         return False
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@dataclass
-class Server:
-    """One daphne process; `kill()` sends SIGKILL, `start()` (re)starts it on the same port."""
-
-    name: str
-    port: int
-    env: dict[str, str]
-    process: subprocess.Popen[bytes] | None = None
-    log_path: Path = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.log_path = ARTIFACTS / f"{self.name}.log"
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        log = self.log_path.open("ab")
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(self.port),
-                "onenight.asgi:application",
-            ],
-            cwd=REPO,
-            env=self.env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"{self.name} did not start; see {self.log_path}")
-
-    def kill(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
 
 
 @dataclass
@@ -124,7 +51,6 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         conn.execute(f'CREATE DATABASE "{name}"')
     db_url = urlunparse(urlparse(pg)._replace(path=f"/{name}"))
     data_dir = tmp_path_factory.mktemp("mp")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     env = {
         **os.environ,
         "DATABASE_URL": db_url,
@@ -133,14 +59,9 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         "PYTHONUNBUFFERED": "1",
     }
     env.pop("DJANGO_SECRET_KEY", None)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=REPO,
-        env=env,
-        check=True,
-    )
-    a = Server("server-a", _free_port(), env)
-    b = Server("server-b", _free_port(), env)
+    migrate(env)
+    a = Server("multiprocess-a", env)
+    b = Server("multiprocess-b", env)
     a.start()
     b.start()
     try:

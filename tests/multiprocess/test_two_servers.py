@@ -10,54 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from typing import Any
 
-import httpx
 import psycopg
 import pytest
 import websockets
 
-from .conftest import Cluster, Server
+from tests.servers import Player, next_of
+from tests.servers import open_game as open_on
 
-
-class Player:
-    """A browser stand-in: one cookie jar (so one session) that can talk to either process."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.http = httpx.AsyncClient(follow_redirects=False, timeout=10)
-
-    async def csrf(self, server: Server) -> str:
-        if "csrftoken" not in self.http.cookies:
-            await self.http.get(server.url + "/")
-        return self.http.cookies["csrftoken"]
-
-    async def post(self, server: Server, path: str, data: dict[str, Any]) -> httpx.Response:
-        data = {**data, "csrfmiddlewaretoken": await self.csrf(server)}
-        return await self.http.post(server.url + path, data=data)
-
-    async def socket(self, server: Server, code: str, after: int = 0) -> Any:
-        cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
-        return await websockets.connect(
-            f"{server.ws}/ws/game/{code}/?after={after}",
-            additional_headers={"Cookie": cookie, "Origin": server.url},
-        )
-
-    async def close(self) -> None:
-        await self.http.aclose()
-
-
-async def next_of(ws: Any, kind: str, timeout: float = 5.0, **match: Any) -> dict[str, Any]:
-    """The next frame of type `kind` (and matching fields), skipping others."""
-    end = time.monotonic() + timeout
-    while True:
-        left = end - time.monotonic()
-        if left <= 0:
-            raise TimeoutError(f"no {kind} frame matching {match}")
-        frame = json.loads(await asyncio.wait_for(ws.recv(), left))
-        if frame.get("type") == kind and all(frame.get(k) == v for k, v in match.items()):
-            return frame
+from .conftest import Cluster
 
 
 def query(cluster: Cluster, sql: str, *args: Any) -> list[tuple[Any, ...]]:
@@ -65,27 +27,9 @@ def query(cluster: Cluster, sql: str, *args: Any) -> list[tuple[Any, ...]]:
         return conn.execute(sql, args).fetchall()
 
 
-async def open_game(
-    cluster: Cluster, names: list[str], deck: dict[str, int]
-) -> tuple[str, list[Player]]:
-    """Host (first name) creates on A; the others join alternately on B and A."""
-    players = [Player(n) for n in names]
-    host = players[0]
-    r = await host.post(
-        cluster.a,
-        "/games/new",
-        {"host_name": names[0], "ruleset": "house", "day_minutes": 30, "rules_phrase": "no"},
-    )
-    assert r.status_code == 302, r.text
-    code = r.headers["location"].split("/")[2]
-    for i, player in enumerate(players[1:]):
-        server = cluster.b if i % 2 == 0 else cluster.a
-        r = await player.post(server, f"/g/{code}/join", {"name": player.name})
-        assert r.status_code == 302, r.text
-    counts = {f"count_{role}": n for role, n in deck.items()}
-    r = await host.post(cluster.b, f"/g/{code}/deck", counts)
-    assert r.status_code == 302, r.text
-    return code, players
+async def open_game(cluster: Cluster, names: list[str], deck: dict[str, int]) -> Any:
+    """Created on process A; the others join alternately through B and A."""
+    return await open_on(cluster.a, names, deck, join_on=[cluster.b, cluster.a])
 
 
 def phase(cluster: Cluster, code: str) -> str:
