@@ -98,9 +98,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.seat_id = seat.pk
         self.seat_name = seat.name
         self.group = game_group(self.code)
-        self._private_runs: frozenset[tuple[str, ...]] | None = None
-        self._runs_phase: str | None = None
+        self._runs_cache: dict[str, frozenset[tuple[str, ...]]] = {}
         self._status_task: asyncio.Task[None] | None = None
+        self._status_dirty = False
         await self.channel_layer.group_add(self.group, self.channel_name)
         after = self._after_param()
         hello = await database_sync_to_async(self._hello)(after)
@@ -110,8 +110,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         query = self.scope.get("query_string", b"").decode("latin-1")
         for part in query.split("&"):
             key, _, value = part.partition("=")
-            if key == "after" and value.isdigit():
-                return int(value)
+            if key == "after" and value.isascii() and value.isdigit():
+                return min(int(value), 2**62)  # ids fit in 63 bits; larger means "after all"
         return 0
 
     def _hello(self, after: int) -> dict[str, Any]:
@@ -143,12 +143,19 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self._chat(content.get("text"))
         elif kind == "sync":
             after = content.get("after")
-            after = after if isinstance(after, int) and after >= 0 else 0
+            valid = isinstance(after, int) and not isinstance(after, bool) and after >= 0
+            after = min(after, 2**62) if valid else 0
             await self.send_json(await database_sync_to_async(self._hello)(after))
         elif kind == "ping":
             await self.send_json({"type": "pong"})
         else:
             await self.send_json({"type": "error", "message": "Unknown message."})
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is None:
+            await self.send_json({"type": "error", "message": "Send text frames (JSON)."})
+            return
+        await super().receive(text_data=text_data)
 
     async def decode_json(self, text_data: str) -> Any:
         try:
@@ -158,10 +165,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     def _post(self, text: object) -> None:
         seat = Seat.objects.select_related("game").get(pk=self.seat_id)
-        if seat.game.phase != self._runs_phase:
-            self._private_runs = services.seat_private_runs(seat)
-            self._runs_phase = seat.game.phase
-        services.chat_post(seat=seat, text=text, private_runs=self._private_runs)
+        services.chat_post(seat=seat, text=text, runs_cache=self._runs_cache)
 
     async def _chat(self, text: object) -> None:
         try:
@@ -188,18 +192,23 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         )
 
     async def game_changed(self, event: dict[str, Any]) -> None:
+        # A change that arrives while a render is under way marks the status dirty, so one more
+        # render follows: no change is ever lost, and a burst costs at most two renders.
+        self._status_dirty = True
         if self._status_task is None or self._status_task.done():
             self._status_task = asyncio.create_task(self._send_status())
 
     async def _send_status(self) -> None:
-        await asyncio.sleep(STATUS_COALESCE_SECONDS)
         csrf = self.scope.get("cookies", {}).get("csrftoken", "")
-        try:
-            message = await database_sync_to_async(_status_message)(self.seat_id, csrf)
-        except Exception:
-            log.exception("Could not render the status of seat %s", self.seat_id)
-            return
-        if message is None:
-            await self.close(code=CLOSE_NOT_SEATED)
-            return
-        await self.send_json(message)
+        while self._status_dirty:
+            await asyncio.sleep(STATUS_COALESCE_SECONDS)
+            self._status_dirty = False
+            try:
+                message = await database_sync_to_async(_status_message)(self.seat_id, csrf)
+            except Exception:
+                log.exception("Could not render the status of seat %s", self.seat_id)
+                return
+            if message is None:
+                await self.close(code=CLOSE_NOT_SEATED)
+                return
+            await self.send_json(message)

@@ -10,6 +10,7 @@ get through. Short runs are allowed because everyday phrases ("it is the werewol
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 
 QUOTE_RUN = 7
@@ -17,8 +18,14 @@ _WORD = re.compile(r"[^\W_]+")
 
 
 def words(text: str) -> list[str]:
-    """The text's words in order, lower-cased, punctuation and spacing dropped."""
-    return _WORD.findall(text.casefold())
+    """The text's words in order, lower-cased, punctuation and spacing dropped.
+
+    Compatibility forms are folded (full-width letters, ligatures) and invisible format
+    characters (soft hyphens, zero-width joiners) removed first, so they cannot split a word.
+    """
+    folded = unicodedata.normalize("NFKC", text)
+    visible = "".join(c for c in folded if unicodedata.category(c) != "Cf")
+    return _WORD.findall(visible.casefold())
 
 
 def word_runs(texts: Iterable[str], length: int = QUOTE_RUN) -> frozenset[tuple[str, ...]]:

@@ -615,7 +615,6 @@ CHAT_MAX_LENGTH = 500
 CHAT_BURST = 5
 CHAT_WINDOW = 10
 CHAT_PHASES = (Phase.LOBBY, Phase.DAY, Phase.REVEAL)  # rules/000 s5b
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def seat_private_runs(seat: Seat) -> frozenset[tuple[str, ...]]:
@@ -637,7 +636,13 @@ def clean_chat_text(text: object) -> str:
     """The message as it will be stored: a string, control characters removed, trimmed."""
     if not isinstance(text, str):
         raise ServiceError("A chat message must be text.")
-    text = _CONTROL.sub("", unicodedata.normalize("NFC", text)).strip()
+    # Control characters and invisible format characters (zero-width, bidi overrides, soft
+    # hyphens) are dropped: they only serve to disguise a message. Newlines and tabs stay.
+    text = "".join(
+        c
+        for c in unicodedata.normalize("NFC", text)
+        if c in "\n\t" or unicodedata.category(c) not in ("Cc", "Cf", "Cs", "Co")
+    ).strip()
     if not text:
         raise ServiceError("Type a message first.")
     if len(text) > CHAT_MAX_LENGTH:
@@ -650,18 +655,23 @@ def chat_post(
     *,
     seat: Seat,
     text: object,
-    private_runs: frozenset[tuple[str, ...]] | None = None,
+    runs_cache: dict[str, frozenset[tuple[str, ...]]] | None = None,
     now: datetime | None = None,
 ) -> ChatMessage:
     """Store a chat line and deliver it to every page of the game after commit.
 
     Refused (ServiceError, nothing stored) during the night and the vote (rules/000 s5b), when
     the seat is sending too fast, and when it quotes the seat's private messages (s5c).
-    `private_runs` may be passed in by a caller that already computed `seat_private_runs`.
+    `runs_cache` (phase -> the seat's private word runs) lets a long-lived caller, such as a
+    websocket consumer, avoid recomputing them for every message; it is read and filled for the
+    phase the game is in under the lock, so a message racing a phase change is checked against
+    the right texts.
     """
     clean = clean_chat_text(text)
     game = _seat_in_game(seat)
     if game.phase not in CHAT_PHASES:
+        if game.phase == Phase.CANCELLED:
+            raise WrongPhaseError("This game was cancelled; its chat is closed.")
         raise WrongPhaseError("The chat is closed during the night and the vote.")
     when = _now(now)
     recent = ChatMessage.objects.filter(
@@ -671,7 +681,11 @@ def chat_post(
         raise ServiceError(f"Slow down: at most {CHAT_BURST} messages every {CHAT_WINDOW} seconds.")
     if game.phase == Phase.DAY:
         seat.game = game
-        runs = private_runs if private_runs is not None else seat_private_runs(seat)
+        runs = runs_cache.get(game.phase) if runs_cache is not None else None
+        if runs is None:
+            runs = seat_private_runs(seat)
+            if runs_cache is not None:
+                runs_cache[game.phase] = runs
         if quotes(clean, runs):
             raise ServiceError(
                 "That repeats the moderator's private message word for word, which the rules"

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Callable
+from functools import wraps
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -114,16 +116,6 @@ def _game_and_seat(request: HttpRequest, code: str) -> tuple[Game | None, Seat |
         return None, None
     game = _advance_if_due(game)
     return game, _seat_for(request, game)
-
-
-def _after_post(request: HttpRequest, seat: Seat, error: ServiceError | None) -> HttpResponse:
-    """Post/Redirect/Get for plain forms; the updated panel for htmx."""
-    seat.game.refresh_from_db()
-    if error is not None:
-        return _render_game(request, seat, error=str(error), status=_status_for(error))
-    if getattr(request, "htmx", False):
-        return _render_game(request, seat)
-    return HttpResponseRedirect(reverse("game", args=[seat.game.code]))
 
 
 # --- Home, create, join -----------------------------------------------------------------------
@@ -274,68 +266,68 @@ def _seat_or_error(request: HttpRequest, code: str) -> tuple[Seat | None, HttpRe
     return seat, None
 
 
-@require_POST
-def deck(request: HttpRequest, code: str) -> HttpResponse:
-    seat, failure = _seat_or_error(request, code)
-    if failure:
-        return failure
-    assert seat is not None
-    error: ServiceError | None = None
-    try:
-        if "suggested" in request.POST:
-            services.deck_update(host=seat, counts=None)
-        else:
-            counts = {r.value: request.POST.get(f"count_{r.value}", "0") for r in Role}
-            counts = {k: v for k, v in counts.items() if v not in ("", "0")}
-            services.deck_update(host=seat, counts=counts)
-    except ServiceError as e:
-        error = e
-    return _after_post(request, seat, error)
+SeatHandler = Callable[..., None]
 
 
-@require_POST
-def remove_seat(request: HttpRequest, code: str, seat_id: int) -> HttpResponse:
-    seat, failure = _seat_or_error(request, code)
-    if failure:
-        return failure
-    assert seat is not None
-    error: ServiceError | None = None
-    try:
-        services.seat_remove(host=seat, seat_id=seat_id)
-    except ServiceError as e:
-        error = e
-    return _after_post(request, seat, error)
+def seat_post(handler: SeatHandler) -> Callable[..., HttpResponse]:
+    """A POST view for the seat in the session: find the seat, run `handler(request, seat)`
+    (which calls one service), then answer.
 
+    Plain forms get a redirect to the game page (Post/Redirect/Get). htmx requests get the new
+    panel, or a full reload when the post moved the game to another phase, since the header and
+    the chat around the panel belong to the phase too. A ServiceError re-renders the page with
+    its message and a 400/403/409 status; nothing was changed.
+    """
 
-@require_POST
-def start(request: HttpRequest, code: str) -> HttpResponse:
-    seat, failure = _seat_or_error(request, code)
-    if failure:
-        return failure
-    assert seat is not None
-    error: ServiceError | None = None
-    try:
-        services.game_start(host=seat)
-    except ServiceError as e:
-        error = e
-    return _after_post(request, seat, error)
-
-
-@require_POST
-def cancel(request: HttpRequest, code: str) -> HttpResponse:
-    seat, failure = _seat_or_error(request, code)
-    if failure:
-        return failure
-    assert seat is not None
-    error: ServiceError | None = None
-    if not seat.is_host:
-        error = NotAllowedError("Only the host can cancel the game.")
-    else:
+    @require_POST
+    @wraps(handler)
+    def view(request: HttpRequest, code: str, **kwargs: object) -> HttpResponse:
+        seat, failure = _seat_or_error(request, code)
+        if failure is not None:
+            return failure
+        assert seat is not None
+        phase_before = seat.game.phase
         try:
-            services.game_cancel(game=seat.game)
-        except ServiceError as e:
-            error = e
-    return _after_post(request, seat, error)
+            handler(request, seat, **kwargs)
+        except ServiceError as error:
+            seat.game.refresh_from_db()
+            return _render_game(request, seat, error=str(error), status=_status_for(error))
+        seat.game.refresh_from_db()
+        if not getattr(request, "htmx", False):
+            return HttpResponseRedirect(reverse("game", args=[seat.game.code]))
+        if seat.game.phase != phase_before:
+            response = HttpResponse(status=204)
+            response["HX-Refresh"] = "true"
+            return response
+        return _render_game(request, seat)
+
+    return view
+
+
+@seat_post
+def deck(request: HttpRequest, seat: Seat) -> None:
+    if "suggested" in request.POST:
+        services.deck_update(host=seat, counts=None)
+        return
+    counts = {r.value: request.POST.get(f"count_{r.value}", "0") for r in Role}
+    services.deck_update(host=seat, counts={k: v for k, v in counts.items() if v not in ("", "0")})
+
+
+@seat_post
+def remove_seat(request: HttpRequest, seat: Seat, seat_id: int) -> None:
+    services.seat_remove(host=seat, seat_id=seat_id)
+
+
+@seat_post
+def start(request: HttpRequest, seat: Seat) -> None:
+    services.game_start(host=seat)
+
+
+@seat_post
+def cancel(request: HttpRequest, seat: Seat) -> None:
+    if not seat.is_host:
+        raise NotAllowedError("Only the host can cancel the game.")
+    services.game_cancel(game=seat.game)
 
 
 def _posted_targets(request: HttpRequest) -> list[str]:
@@ -346,75 +338,39 @@ def _posted_targets(request: HttpRequest) -> list[str]:
     return targets
 
 
-@require_POST
-def night_action(request: HttpRequest, code: str) -> HttpResponse:
-    seat, failure = _seat_or_error(request, code)
-    if failure:
-        return failure
-    assert seat is not None
-    error: ServiceError | None = None
-    try:
-        if request.POST.get("step") == "copy":
-            target = request.POST.get("targets", "")
-            if target:
-                services.doppelganger_copy(seat=seat, target=target)
-            else:
-                services.night_action_submit(seat=seat, targets=[])
-        elif "no_action" in request.POST:
-            services.night_action_submit(seat=seat, targets=[])
+@seat_post
+def night_action(request: HttpRequest, seat: Seat) -> None:
+    if request.POST.get("step") == "copy":
+        target = request.POST.get("targets", "")
+        if target and "no_action" not in request.POST:
+            services.doppelganger_copy(seat=seat, target=target)
         else:
-            targets = _posted_targets(request)
-            if not targets:
-                raise ServiceError("Pick your target, or choose “no action”.")
-            services.night_action_submit(seat=seat, targets=targets)
-    except ServiceError as e:
-        error = e
-    return _after_post(request, seat, error)
+            services.night_action_submit(seat=seat, targets=[])
+    elif "no_action" in request.POST:
+        services.night_action_submit(seat=seat, targets=[])
+    else:
+        targets = _posted_targets(request)
+        if not targets:
+            raise ServiceError("Pick your target, or choose “no action”.")
+        services.night_action_submit(seat=seat, targets=targets)
 
 
-@require_POST
-def end_day(request: HttpRequest, code: str) -> HttpResponse:
-    seat, failure = _seat_or_error(request, code)
-    if failure:
-        return failure
-    assert seat is not None
-    error: ServiceError | None = None
-    try:
-        services.day_end(host=seat)
-    except ServiceError as e:
-        error = e
-    return _after_post(request, seat, error)
+@seat_post
+def end_day(request: HttpRequest, seat: Seat) -> None:
+    services.day_end(host=seat)
 
 
-@require_POST
-def ready(request: HttpRequest, code: str) -> HttpResponse:
-    seat, failure = _seat_or_error(request, code)
-    if failure:
-        return failure
-    assert seat is not None
-    error: ServiceError | None = None
-    try:
-        services.seat_ready_set(seat=seat, ready=request.POST.get("ready") != "no")
-    except ServiceError as e:
-        error = e
-    return _after_post(request, seat, error)
+@seat_post
+def ready(request: HttpRequest, seat: Seat) -> None:
+    services.seat_ready_set(seat=seat, ready=request.POST.get("ready") != "no")
 
 
-@require_POST
-def vote(request: HttpRequest, code: str) -> HttpResponse:
-    seat, failure = _seat_or_error(request, code)
-    if failure:
-        return failure
-    assert seat is not None
-    error: ServiceError | None = None
+@seat_post
+def vote(request: HttpRequest, seat: Seat) -> None:
     form = VoteForm(request.POST)
-    try:
-        if not form.is_valid():
-            raise ServiceError("Choose the player you vote for.")
-        services.vote_cast(seat=seat, target_id=form.cleaned_data["target"])
-    except ServiceError as e:
-        error = e
-    return _after_post(request, seat, error)
+    if not form.is_valid():
+        raise ServiceError("Choose the player you vote for.")
+    services.vote_cast(seat=seat, target_id=form.cleaned_data["target"])
 
 
 @require_POST
@@ -426,7 +382,7 @@ def play_again(request: HttpRequest, code: str) -> HttpResponse:
     try:
         new_seat = services.game_play_again(seat=seat)
     except ServiceError as error:
-        return _after_post(request, seat, error)
+        return _render_game(request, seat, error=str(error), status=_status_for(error))
     _remember_seat(request, new_seat)
     response = redirect("game", code=new_seat.game.code)
     if getattr(request, "htmx", False):
