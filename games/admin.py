@@ -44,6 +44,9 @@ class ReadOnlyInline(admin.TabularInline):
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         if _secrets_visible(request, obj):
             return [*self.public_fields, *self.secret_fields]
@@ -65,18 +68,29 @@ class CentreCardInline(ReadOnlyInline):
     secret_fields = ("start_role", "final_role")
 
 
-class NightActionInline(ReadOnlyInline):
+class SecretInline(ReadOnlyInline):
+    """Rows whose very existence is a secret while the game runs (who has acted, who has
+    voted; an unfinished action marks the Doppelganger): hidden until the recorded look."""
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _secrets_visible(request, obj) and super().has_view_permission(request, obj)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        # Django asks for the rows without the game (obj=None), which would hide them always;
+        # whether the inline is shown at all is decided above, with the game.
+        return self.model._default_manager.get_queryset()
+
+
+class NightActionInline(SecretInline):
     model = NightAction
     fk_name = "game"
-    public_fields = ("seat", "complete", "sent_at")
-    secret_fields = ("targets", "by_deadline")
+    secret_fields = ("seat", "targets", "complete", "by_deadline", "sent_at")
 
 
-class VoteInline(ReadOnlyInline):
+class VoteInline(SecretInline):
     model = Vote
     fk_name = "game"
-    public_fields = ("voter", "cast_at")
-    secret_fields = ("target", "by_deadline")
+    secret_fields = ("voter", "target", "by_deadline", "cast_at")
 
 
 class ChatInline(ReadOnlyInline):

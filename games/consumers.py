@@ -38,16 +38,12 @@ def _seat_from_session(session: Any, code: str) -> Seat | None:
 
 
 def _chat_history(game_id: int, after: int) -> list[dict[str, Any]]:
-    lines = (
-        ChatMessage.objects.filter(game_id=game_id, id__gt=after)
-        .select_related("seat")
-        .order_by("-id")[:CHAT_HISTORY]
-    )
+    lines = ChatMessage.objects.filter(game_id=game_id, id__gt=after).order_by("-id")[:CHAT_HISTORY]
     return [
         {
             "id": m.pk,
             "seat_id": m.seat_id,
-            "name": m.seat.name if m.seat else "Moderator",
+            "name": m.author_name,
             "text": m.text,
             "sent_at": m.sent_at.isoformat(),
         }

@@ -115,6 +115,11 @@ class Seat(models.Model):
     start_role = models.CharField(max_length=16, choices=ROLE_CHOICES, blank=True, default="")
     final_role = models.CharField(max_length=16, choices=ROLE_CHOICES, blank=True, default="")
     ready_to_vote = models.BooleanField(default=False)
+    # "Play again": this player's seat at the previous table, so each player follows to their
+    # own new seat (never to a newcomer who took the same name).
+    previous_seat = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="next_seat"
+    )
 
     class Meta:
         ordering = ["game", "position"]
@@ -186,12 +191,17 @@ class Vote(models.Model):
 
 
 class ChatMessage(models.Model):
-    """A line in the game's one chat (rules/000 s5a). `seat` None: a note from the moderator."""
+    """A line in the game's one chat (rules/000 s5a).
+
+    `author` is the player's name when they wrote it, kept if the seat is later removed; an
+    empty author is a note from the moderator.
+    """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
     seat = models.ForeignKey(
         Seat, null=True, blank=True, on_delete=models.SET_NULL, related_name="chat_messages"
     )
+    author = models.CharField(max_length=24, blank=True, default="")
     text = models.TextField(max_length=500)
     phase = models.CharField(max_length=16, choices=Phase.choices)
     sent_at = models.DateTimeField(auto_now_add=True)
@@ -202,3 +212,10 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"Chat {self.pk} in {self.game_id}"
+
+    @property
+    def author_name(self) -> str:
+        return self.author or MODERATOR
+
+
+MODERATOR = "Moderator"

@@ -222,11 +222,13 @@ def _deck_rows(game: Game, seat_count: int) -> tuple[tuple[DeckRow, ...], int, i
         for r, limit in engine.role_limits(ruleset).items()
     )
     problem = None
-    try:
-        engine.validate_players([f"p{i}" for i in range(seat_count)])
-        engine.validate_deck(ruleset, deck, seat_count)
-    except engine.RuleError as error:
-        problem = str(error)
+    if seat_count < engine.MIN_PLAYERS:
+        problem = f"At least {engine.MIN_PLAYERS} players are needed to start."
+    else:
+        try:
+            engine.validate_deck(ruleset, deck, seat_count)
+        except engine.RuleError as error:
+            problem = str(error)
     return rows, len(deck), seat_count + 3, problem
 
 
@@ -239,15 +241,11 @@ def seat_view(seat: Seat, *, now: datetime | None = None, with_chat: bool = True
     players = tuple(PlayerRow(s.pk, s.name, s.is_host, s.pk == me.pk) for s in seats)
     view: dict[str, object] = {"game": game, "me": me, "players": players, "now": now}
     if with_chat:
-        lines = list(
-            ChatMessage.objects.filter(game=game)
-            .select_related("seat")
-            .order_by("-id")[:CHAT_HISTORY]
-        )
+        lines = list(ChatMessage.objects.filter(game=game).order_by("-id")[:CHAT_HISTORY])
         view["chat"] = tuple(
             ChatLine(
                 id=m.pk,
-                name=m.seat.name if m.seat else "Moderator",
+                name=m.author_name,
                 text=m.text,
                 sent_at=m.sent_at,
                 is_me=m.seat_id == me.pk,

@@ -26,7 +26,7 @@ from games import engine
 from games.broadcast import announce_on_commit, send_chat_on_commit
 from games.engine import CENTRE_POSITIONS, Role, RuleError, Ruleset
 from games.engine.messages import night_report, role_message
-from games.models import CentreCard, ChatMessage, Game, NightAction, Phase, Seat, Vote
+from games.models import MODERATOR, CentreCard, ChatMessage, Game, NightAction, Phase, Seat, Vote
 from games.quoting import quotes, word_runs
 
 timing_log = logging.getLogger("games.timing")
@@ -89,7 +89,7 @@ def _moderator_says(game: Game, text: str) -> None:
         {
             "id": note.pk,
             "seat_id": None,
-            "name": "Moderator",
+            "name": MODERATOR,
             "text": text,
             "sent_at": note.sent_at.isoformat(),
         },
@@ -117,9 +117,12 @@ def _clean_name(name: str) -> str:
     name = unicodedata.normalize("NFC", name or "").strip()
     name = re.sub(r"\s+", " ", name)
     try:
-        return engine.validate_player_name(name)
+        engine.validate_player_name(name)
     except RuleError as error:
         raise ServiceError(str(error)) from None
+    if name.casefold() == MODERATOR.casefold():
+        raise ServiceError(f"{MODERATOR} is the name of the app's own notes; pick another name.")
+    return name
 
 
 def rules_phrase_matches(text: str) -> bool:
@@ -348,10 +351,9 @@ def doppelganger_copy(*, seat: Seat, target: str, now: datetime | None = None) -
     if NightAction.objects.filter(seat=me).exists():
         raise ServiceError("You already chose whom to copy; it is final.")
     try:
-        engine.validate_action(deal, me.name, [target])
+        copied = engine.validate_copy(deal, me.name, target)
     except RuleError as error:
         raise ServiceError(_for_player(error, me.name)) from None
-    copied = deal.cards[target]
     complete = engine.copied_action_rule(copied).requirement is engine.Requirement.NONE
     NightAction.objects.create(game=game, seat=me, targets=[target], complete=complete)
     if complete:
@@ -691,7 +693,9 @@ def chat_post(
                 "That repeats the moderator's private message word for word, which the rules"
                 " forbid (rules, section 5c). Say it in your own words."
             )
-    message = ChatMessage.objects.create(game=game, seat_id=seat.pk, text=clean, phase=game.phase)
+    message = ChatMessage.objects.create(
+        game=game, seat_id=seat.pk, author=seat.name, text=clean, phase=game.phase
+    )
     if now is not None:
         ChatMessage.objects.filter(pk=message.pk).update(sent_at=when)
         message.sent_at = when
@@ -713,7 +717,8 @@ def chat_post(
 
 @transaction.atomic
 def game_cancel(*, game: Game) -> None:
-    """Stop a game that has not finished (host in the lobby, or staff in the admin)."""
+    """Stop a game that has not finished: the host (from the lobby or during play, say when a
+    player has left for good) or staff in the admin. Nobody's roles are revealed."""
     game = _locked_game(game.pk)
     if game.phase in (Phase.REVEAL, Phase.CANCELLED):
         raise WrongPhaseError("This game is already over.")
@@ -758,11 +763,16 @@ def game_play_again(*, seat: Seat) -> Seat:
             previous_game=game,
         )
         Seat.objects.bulk_create(
-            Seat(game=follow, name=s.name, position=i, is_host=s.pk == host.pk)
+            Seat(game=follow, name=s.name, position=i, is_host=s.pk == host.pk, previous_seat=s)
             for i, s in enumerate(seats)
         )
         announce_on_commit(game.code, "again", next_code=follow.code)
-    return Seat.objects.get(game=follow, name=seat.name)
+    mine = Seat.objects.filter(game=follow, previous_seat_id=seat.pk).first()
+    if mine is None:
+        raise NotAllowedError(
+            "The host took you off the new table. Ask them for the invite link to join again."
+        )
+    return mine
 
 
 __all__ = [

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import services
-from games.engine import Role
+from games.engine import CENTRE_POSITIONS, Role
 from games.forms import CreateGameForm, JoinCodeForm, JoinForm, VoteForm
 from games.models import Game, Phase, Seat
 from games.selectors import seat_view
@@ -81,6 +81,13 @@ def _no_game(request: HttpRequest) -> HttpResponse:
 
 
 def _not_seated(request: HttpRequest, game: Game) -> HttpResponse:
+    if game.phase == Phase.LOBBY:
+        return _message_page(
+            request,
+            "You are not in this game yet",
+            "Take a seat first: open the game's invite link and type your name.",
+            403,
+        )
     return _message_page(
         request,
         "You are not in this game",
@@ -165,12 +172,17 @@ def game_new(request: HttpRequest) -> HttpResponse:
 @require_POST
 def join_by_code(request: HttpRequest) -> HttpResponse:
     form = JoinCodeForm(request.POST)
-    if form.is_valid() and _find_game(form.cleaned_data["code"]) is not None:
-        return redirect("game", code=form.cleaned_data["code"])
+    status = 400
     if form.is_valid():
+        if _find_game(form.cleaned_data["code"]) is not None:
+            return redirect("game", code=form.cleaned_data["code"])
         form.add_error("code", "There is no game with that code.")
+        status = 404
     return render(
-        request, "games/home.html", {"create_form": CreateGameForm(), "join_form": form}, status=404
+        request,
+        "games/home.html",
+        {"create_form": CreateGameForm(), "join_form": form},
+        status=status,
     )
 
 
@@ -181,7 +193,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         return _no_game(request)
     if seat is not None:
         return redirect("game", code=game.code)
-    form = JoinForm(request.POST or None)
+    form = JoinForm(request.POST if request.method == "POST" else None)
     status = 200
     if game.phase != Phase.LOBBY:
         return _not_seated(request, game)
@@ -331,10 +343,15 @@ def cancel(request: HttpRequest, seat: Seat) -> None:
 
 
 def _posted_targets(request: HttpRequest) -> list[str]:
-    """Targets from the form: repeated `targets` fields; "left,middle" counts as two."""
+    """Targets from the form: repeated `targets` fields. A seer's "left,middle" counts as two
+    centre cards; any other value is one name as it stands (names may contain commas)."""
     targets: list[str] = []
     for value in request.POST.getlist("targets"):
-        targets.extend(part for part in value.split(",") if part)
+        parts = value.split(",")
+        if len(parts) == 2 and all(p in CENTRE_POSITIONS for p in parts):
+            targets.extend(parts)
+        elif value.strip(", "):
+            targets.append(value)
     return targets
 
 

@@ -59,9 +59,9 @@ DEBUG = env_bool("DJANGO_DEBUG", default=False)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", [] if PRODUCTION else ["*"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
+# daphne is not an app here: `make run` and bin/serve start daphne itself, and leaving it out
+# keeps every management command (play_scenario above all) from loading Twisted.
 INSTALLED_APPS = [
-    # daphne first: its runserver serves HTTP and websockets from one process.
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

@@ -38,6 +38,7 @@ from .night import (
     is_lone_werewolf,
     resolve_night,
     validate_action,
+    validate_copy,
 )
 from .roles import CENTRE_POSITIONS, CentrePosition, Role, Ruleset, Team, role_limits, team_of
 from .voting import Outcome, VoteResult, decide_outcome, tally_votes, validate_vote
@@ -79,6 +80,7 @@ __all__ = [
     "tally_votes",
     "team_of",
     "validate_action",
+    "validate_copy",
     "validate_deck",
     "validate_player_name",
     "validate_players",

@@ -6,13 +6,14 @@ fixed positions left, middle and right. Limits per role come from `roles.role_li
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from .errors import InvalidDeckError, InvalidPlayersError
+from .errors import InvalidDeckError, InvalidPlayersError, shown
 from .roles import CENTRE_POSITIONS, Role, Ruleset, role_limits
 
 MIN_PLAYERS = 3
@@ -26,9 +27,11 @@ def validate_player_name(name: object) -> str:
     if not isinstance(name, str) or not name.strip():
         raise InvalidPlayersError("Every player needs a name that is not empty.")
     if name != name.strip():
-        raise InvalidPlayersError(f"The name {name!r} starts or ends with a space.")
+        raise InvalidPlayersError(f"The name {shown(name)} starts or ends with a space.")
     if len(name) > MAX_NAME_LENGTH:
-        raise InvalidPlayersError(f"The name {name!r} is longer than {MAX_NAME_LENGTH} characters.")
+        raise InvalidPlayersError(
+            f"The name {shown(name)} is longer than {MAX_NAME_LENGTH} characters."
+        )
     if not name.isprintable():
         raise InvalidPlayersError("A name cannot contain control characters.")
     if name.lower() in CENTRE_POSITIONS:
@@ -38,13 +41,15 @@ def validate_player_name(name: object) -> str:
     return name
 
 
-def validate_players(players: Sequence[str]) -> tuple[str, ...]:
-    """Check the seats: 3 to 13 distinct, valid names (see `validate_player_name`).
+def validate_players(players: Sequence[str], *, strict: bool = True) -> tuple[str, ...]:
+    """Check the seats: 3 to 13 distinct names.
 
-    Names are compared case-insensitively so that "ann" and "Ann" cannot both sit down: players
-    name each other in chat and would be confused.
+    `strict` (the web app): every name passes `validate_player_name` and names are compared
+    ignoring case, so that "ann" and "Ann" cannot both sit down (players name each other in chat
+    and would be confused). Not strict (the scenario format, FORMAT.md): any non-empty, distinct
+    strings other than the centre positions left, middle and right.
     """
-    if not isinstance(players, Sequence) or isinstance(players, str):
+    if not isinstance(players, list | tuple):
         raise InvalidPlayersError("The players must be a list of names.")
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise InvalidPlayersError(
@@ -52,10 +57,18 @@ def validate_players(players: Sequence[str]) -> tuple[str, ...]:
         )
     seen: set[str] = set()
     for name in players:
-        validate_player_name(name)
-        if name.casefold() in seen:
-            raise InvalidPlayersError(f"Two players are called {name!r}.")
-        seen.add(name.casefold())
+        if strict:
+            validate_player_name(name)
+            key = name.casefold()
+        elif not isinstance(name, str) or not name:
+            raise InvalidPlayersError("Every player needs a name that is not empty.")
+        elif name in CENTRE_POSITIONS:
+            raise InvalidPlayersError(f"{shown(name)} names a centre card; pick another name.")
+        else:
+            key = name
+        if key in seen:
+            raise InvalidPlayersError(f"Two players are called {shown(name)}.")
+        seen.add(key)
     return tuple(players)
 
 
@@ -69,7 +82,7 @@ def parse_role(name: object) -> Role:
     try:
         return Role(name)  # type: ignore[arg-type]
     except ValueError:
-        raise InvalidDeckError(f"{name!r} is not a role of this game.") from None
+        raise InvalidDeckError(f"{shown(name)} is not a role of this game.") from None
 
 
 def validate_deck(ruleset: Ruleset, cards: Iterable[Role], player_count: int) -> Counter[Role]:
@@ -111,9 +124,14 @@ class Deal:
     ruleset: Ruleset
     players: tuple[str, ...]
     cards: Mapping[str, Role]
+    _dealt: Mapping[Role, tuple[str, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cards", MappingProxyType(dict(self.cards)))
+        dealt: dict[Role, list[str]] = {}
+        for player in self.players:
+            dealt.setdefault(self.cards[player], []).append(player)
+        object.__setattr__(self, "_dealt", {r: tuple(p) for r, p in dealt.items()})
 
     @property
     def positions(self) -> tuple[str, ...]:
@@ -122,12 +140,17 @@ class Deal:
 
     def players_dealt(self, role: Role) -> tuple[str, ...]:
         """The players (in seat order) whose start card is `role`."""
-        return tuple(p for p in self.players if self.cards[p] is role)
+        return self._dealt.get(role, ())
 
 
-def make_deal(ruleset: Ruleset, players: Sequence[str], cards: Mapping[str, Role]) -> Deal:
-    """A validated Deal from a position → card mapping (used by scenarios and the database)."""
-    table = validate_players(players)
+def make_deal(
+    ruleset: Ruleset, players: Sequence[str], cards: Mapping[str, object], *, strict: bool = True
+) -> Deal:
+    """A validated Deal from a position → card mapping (used by scenarios and the database).
+
+    `strict` applies the web app's name rules (see `validate_players`).
+    """
+    table = validate_players(players, strict=strict)
     expected = set(table) | set(CENTRE_POSITIONS)
     given = set(cards)
     missing = [p for p in (*table, *CENTRE_POSITIONS) if p not in given]
@@ -135,7 +158,7 @@ def make_deal(ruleset: Ruleset, players: Sequence[str], cards: Mapping[str, Role
         raise InvalidDeckError(f"No card was dealt to {missing[0]}.")
     extra = sorted(given - expected)
     if extra:
-        raise InvalidDeckError(f"A card was dealt to {extra[0]!r}, who is not at the table.")
+        raise InvalidDeckError(f"A card was dealt to {shown(extra[0])}, who is not at the table.")
     roles = {p: parse_role(cards[p]) for p in (*table, *CENTRE_POSITIONS)}
     validate_deck(ruleset, roles.values(), len(table))
     return Deal(ruleset=ruleset, players=table, cards=roles)
@@ -145,7 +168,7 @@ def deal_cards(
     ruleset: Ruleset,
     players: Sequence[str],
     deck: Iterable[Role],
-    rng: secrets.SystemRandom | None = None,
+    rng: random.Random | None = None,
 ) -> Deal:
     """Shuffle `deck` and deal one card to each player and three to the centre.
 

@@ -7,6 +7,12 @@ the scenario runner prints it. Nothing is changed when one is raised.
 from __future__ import annotations
 
 
+def shown(value: object, limit: int = 40) -> str:
+    """A value as an error message quotes it: repr, cut short so hostile input stays small."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class RuleError(ValueError):
     """Base class: the input breaks a rule of the game."""
 

@@ -33,9 +33,11 @@ def play_game(
     deal: Deal,
     actions: Mapping[str, Sequence[str]],
     votes: Mapping[str, str | None] | None = None,
+    *,
+    with_log: bool = True,
 ) -> GameResult:
     """Resolve the night from `actions`; with `votes`, also the vote and the outcome."""
-    night = resolve_night(deal, actions)
+    night = resolve_night(deal, actions, with_log=with_log)
     if votes is None:
         return GameResult(night=night, vote=None, outcome=None)
     return finish_game(night, votes)

@@ -13,12 +13,12 @@ Rulings (see docs/rules.md for the reasoning):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from .deck import Deal
-from .errors import IllegalActionError
+from .errors import IllegalActionError, shown
 from .roles import CENTRE_POSITIONS, Role, Ruleset
 
 
@@ -162,7 +162,7 @@ def _check_shape(deal: Deal, actor: str, rule: ActionRule, targets: tuple[str, .
                 raise IllegalActionError(f"{actor}: you cannot target yourself. {rule.description}")
             players += 1
         else:
-            raise IllegalActionError(f"{actor}: {target!r} is not a player or a centre card.")
+            raise IllegalActionError(f"{actor}: {shown(target)} is not a player or a centre card.")
     if TargetShape(players, centre) not in rule.shapes:
         raise IllegalActionError(f"{actor}: {rule.description}")
 
@@ -173,8 +173,8 @@ def validate_action(deal: Deal, player: str, targets: Sequence[str]) -> tuple[st
     Precondition: `player` sits at the table. Raises IllegalActionError with a readable message.
     """
     if player not in deal.players:
-        raise IllegalActionError(f"{player!r} is not a player in this game.")
-    if isinstance(targets, str) or not isinstance(targets, Sequence):
+        raise IllegalActionError(f"{shown(player)} is not a player in this game.")
+    if not isinstance(targets, list | tuple):
         raise IllegalActionError(f"{player}: the targets must be a list of names.")
     if not all(isinstance(t, str) for t in targets):
         raise IllegalActionError(f"{player}: every target must be a name or a centre position.")
@@ -191,6 +191,19 @@ def validate_action(deal: Deal, player: str, targets: Sequence[str]) -> tuple[st
     return chosen
 
 
+def validate_copy(deal: Deal, player: str, target: str) -> Role:
+    """Check the Doppelganger's first step alone and return the card it copies (rules/002 s5).
+
+    The copied role's own action (a drunk's compulsory swap, say) is sent afterwards.
+    """
+    if player not in deal.players or deal.cards[player] is not Role.DOPPELGANGER:
+        raise IllegalActionError(f"{player}: only the Doppelganger copies another card.")
+    if not isinstance(target, str):
+        raise IllegalActionError(f"{player}: {_DOPPELGANGER_RULE.description}")
+    _check_shape(deal, player, _DOPPELGANGER_RULE, (target,))
+    return deal.cards[target]
+
+
 def validate_night(deal: Deal, actions: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
     """Every player's checked action; a player left out did nothing.
 
@@ -198,7 +211,7 @@ def validate_night(deal: Deal, actions: Mapping[str, Sequence[str]]) -> dict[str
     """
     for actor in actions:
         if actor not in deal.cards or actor in CENTRE_POSITIONS:
-            raise IllegalActionError(f"{actor!r} is not a player in this game.")
+            raise IllegalActionError(f"{shown(actor)} is not a player in this game.")
     return {p: validate_action(deal, p, actions.get(p, ())) for p in deal.players}
 
 
@@ -253,9 +266,12 @@ def _where(position: str) -> str:
 class _Night:
     """The mutable table while the night is played; used only inside `resolve_night`."""
 
-    __slots__ = ("actions", "cards", "copied", "deal", "doppelganger", "log", "seen")
+    __slots__ = ("actions", "cards", "copied", "deal", "doppelganger", "log", "seen", "with_log")
 
-    def __init__(self, deal: Deal, actions: dict[str, tuple[str, ...]]) -> None:
+    def __init__(
+        self, deal: Deal, actions: dict[str, tuple[str, ...]], *, with_log: bool = True
+    ) -> None:
+        self.with_log = with_log
         self.deal = deal
         self.actions = actions
         self.cards: dict[str, Role] = dict(deal.cards)
@@ -265,8 +281,14 @@ class _Night:
         dealt = deal.players_dealt(Role.DOPPELGANGER)
         self.doppelganger: str | None = dealt[0] if dealt else None
 
-    def note(self, order: int, role: Role, actors: Sequence[str], text: str) -> None:
-        self.log.append(NightStep(order, role, tuple(actors), text))
+    def note(self, order: int, role: Role, actors: Sequence[str], text: Callable[[], str]) -> None:
+        """Log a step; the sentence is only written when a log is wanted (see resolve_night).
+
+        `text` is called here and now, so a lambda reading a loop variable sees its current
+        value (hence the B023 exemptions at the call sites).
+        """
+        if self.with_log:
+            self.log.append(NightStep(order, role, tuple(actors), text()))
 
     def swap(self, a: str, b: str) -> None:
         self.cards[a], self.cards[b] = self.cards[b], self.cards[a]
@@ -282,16 +304,20 @@ class _Night:
 
     def seer(self, order: int, actor: str, targets: tuple[str, ...]) -> None:
         if not targets:
-            self.note(order, Role.SEER, [actor], f"{actor} (seer) chose not to look at any card.")
+            self.note(
+                order, Role.SEER, [actor], lambda: f"{actor} (seer) chose not to look at any card."
+            )
             return
         for target in targets:
             self.seen[actor][target] = self.cards[target]
         shown = " and ".join(f"{_where(t)} ({self.cards[t].title})" for t in targets)
-        self.note(order, Role.SEER, [actor], f"{actor} (seer) looked at {shown}.")
+        self.note(order, Role.SEER, [actor], lambda: f"{actor} (seer) looked at {shown}.")
 
     def robber(self, order: int, actor: str, targets: tuple[str, ...]) -> None:
         if not targets:
-            self.note(order, Role.ROBBER, [actor], f"{actor} (robber) chose not to rob anyone.")
+            self.note(
+                order, Role.ROBBER, [actor], lambda: f"{actor} (robber) chose not to rob anyone."
+            )
             return
         (victim,) = targets
         self.swap(actor, victim)
@@ -300,13 +326,17 @@ class _Night:
             order,
             Role.ROBBER,
             [actor],
-            f"{actor} (robber) took {victim}'s card and became the {self.cards[actor].title};"
-            f" {victim} got the {self.cards[victim].title}.",
+            lambda: (
+                f"{actor} (robber) took {victim}'s card and became the {self.cards[actor].title};"
+                f" {victim} got the {self.cards[victim].title}."
+            ),
         )
 
     def troublemaker(self, order: int, actor: str, targets: tuple[str, ...]) -> None:
         if not targets:
-            self.note(order, Role.TROUBLEMAKER, [actor], f"{actor} (troublemaker) swapped nobody.")
+            self.note(
+                order, Role.TROUBLEMAKER, [actor], lambda: f"{actor} (troublemaker) swapped nobody."
+            )
             return
         a, b = targets
         self.swap(a, b)
@@ -314,8 +344,10 @@ class _Night:
             order,
             Role.TROUBLEMAKER,
             [actor],
-            f"{actor} (troublemaker) swapped the cards of {a} and {b}: {a} now holds the"
-            f" {self.cards[a].title}, {b} the {self.cards[b].title}.",
+            lambda: (
+                f"{actor} (troublemaker) swapped the cards of {a} and {b}: {a} now holds the"
+                f" {self.cards[a].title}, {b} the {self.cards[b].title}."
+            ),
         )
 
     def drunk(self, order: int, actor: str, targets: tuple[str, ...]) -> None:
@@ -325,8 +357,10 @@ class _Night:
             order,
             Role.DRUNK,
             [actor],
-            f"{actor} (drunk) swapped with the {position} centre card without looking and became"
-            f" the {self.cards[actor].title}.",
+            lambda: (
+                f"{actor} (drunk) swapped with the {position} centre card without looking and"
+                f" became the {self.cards[actor].title}."
+            ),
         )
 
     def insomniac(self, order: int, actor: str) -> None:
@@ -337,7 +371,7 @@ class _Night:
             order,
             Role.INSOMNIAC,
             [actor],
-            f"{actor} (insomniac) checked and is {still} the {card.title}.",
+            lambda: f"{actor} (insomniac) checked and is {still} the {card.title}.",
         )
 
     def doppelganger_copy(self, order: int) -> None:
@@ -351,7 +385,7 @@ class _Night:
                 order,
                 Role.DOPPELGANGER,
                 [actor],
-                f"{actor} (Doppelganger) chose not to copy anyone.",
+                lambda: f"{actor} (Doppelganger) chose not to copy anyone.",
             )
             return
         model, rest = targets[0], targets[1:]
@@ -361,7 +395,9 @@ class _Night:
             order,
             Role.DOPPELGANGER,
             [actor],
-            f"{actor} (Doppelganger) looked at {model}'s card and became a {self.copied.title}.",
+            lambda: (
+                f"{actor} (Doppelganger) looked at {model}'s card and became a {self.copied.title}."
+            ),
         )
         act = {
             Role.SEER: self.seer,
@@ -381,7 +417,10 @@ class _Night:
                     self.seen[wolf][other] = Role.WEREWOLF
         if len(wolves) > 1:
             self.note(
-                order, Role.WEREWOLF, wolves, f"The werewolves {_names(wolves)} saw each other."
+                order,
+                Role.WEREWOLF,
+                wolves,
+                lambda: f"The werewolves {_names(wolves)} saw each other.",
             )
         for wolf in wolves:
             if not is_lone_werewolf(self.deal, wolf):
@@ -389,20 +428,16 @@ class _Night:
             peek = self.actions[wolf]
             if peek:
                 (position,) = peek
-                self.seen[wolf][position] = self.cards[position]
-                self.note(
-                    order,
-                    Role.WEREWOLF,
-                    [wolf],
-                    f"{wolf}, the lone werewolf, looked at the {position} centre card"
-                    f" ({self.cards[position].title}).",
-                )
+                card = self.cards[position]
+                self.seen[wolf][position] = card
+                text = f"{wolf}, the lone werewolf, looked at the {position} centre card"
+                self.note(order, Role.WEREWOLF, [wolf], lambda: f"{text} ({card.title}).")  # noqa: B023
             else:
                 self.note(
                     order,
                     Role.WEREWOLF,
                     [wolf],
-                    f"{wolf}, the lone werewolf, chose not to look at the centre.",
+                    lambda: f"{wolf}, the lone werewolf, did not look at the centre.",  # noqa: B023
                 )
 
     def minion(self, order: int) -> None:
@@ -414,7 +449,7 @@ class _Night:
                 text = f"{minion} (minion) saw the werewolves: {_names(wolves)}."
             else:
                 text = f"{minion} (minion) found that no player is a werewolf."
-            self.note(order, Role.MINION, [minion], text)
+            self.note(order, Role.MINION, [minion], lambda: text)  # noqa: B023
 
     def masons(self, order: int) -> None:
         masons = self.woke_as(Role.MASON)
@@ -423,9 +458,11 @@ class _Night:
                 if other != mason:
                     self.seen[mason][other] = Role.MASON
         if len(masons) > 1:
-            self.note(order, Role.MASON, masons, f"The masons {_names(masons)} saw each other.")
+            self.note(
+                order, Role.MASON, masons, lambda: f"The masons {_names(masons)} saw each other."
+            )
         elif masons:
-            self.note(order, Role.MASON, masons, f"{masons[0]} was the only mason.")
+            self.note(order, Role.MASON, masons, lambda: f"{masons[0]} was the only mason.")
 
     def each_dealt(self, order: int, role: Role, act) -> None:
         for player in self.deal.players_dealt(role):
@@ -457,14 +494,18 @@ class _Night:
                 self.insomniac(4, player)
 
 
-def resolve_night(deal: Deal, actions: Mapping[str, Sequence[str]]) -> NightResult:
+def resolve_night(
+    deal: Deal, actions: Mapping[str, Sequence[str]], *, with_log: bool = True
+) -> NightResult:
     """Play the night: validate every action, then carry them out in the ruleset's wake order.
 
     `actions` maps players to their targets; a player left out, or with no targets, did nothing.
     Raises IllegalActionError (and changes nothing) if any action breaks the rules.
+    `with_log=False` skips writing the step-by-step sentences (the scenario runner has no use
+    for them); everything else is the same.
     """
     checked = validate_night(deal, actions)
-    night = _Night(deal, checked)
+    night = _Night(deal, checked, with_log=with_log)
     night.play()
     return NightResult(
         deal=deal,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from .deck import make_deal
-from .errors import RuleError
+from .errors import RuleError, shown
 from .game import play_game
 from .roles import Ruleset
 
@@ -38,7 +38,7 @@ def run_scenario(scenario: Any) -> dict[str, Any]:
         raise ScenarioError("A scenario must be a JSON object.")
     unknown = sorted(set(scenario) - _KEYS)
     if unknown:
-        raise ScenarioError(f"Unknown scenario key {unknown[0]!r}.")
+        raise ScenarioError(f"Unknown scenario key {shown(unknown[0])}.")
     ruleset = _ruleset(scenario.get("ruleset"))
     players = scenario.get("players")
     if not isinstance(players, list):
@@ -46,17 +46,17 @@ def run_scenario(scenario: Any) -> dict[str, Any]:
     cards = scenario.get("deal")
     if not isinstance(cards, dict):
         raise ScenarioError('"deal" must map every player and centre position to a role.')
-    deal = make_deal(ruleset, players, cards)
+    deal = make_deal(ruleset, players, cards, strict=False)
     night = scenario.get("night", {})
     if not isinstance(night, dict):
         raise ScenarioError('"night" must map players to lists of targets.')
     for actor, targets in night.items():
         if not isinstance(targets, list):
-            raise ScenarioError(f"{actor}: the night targets must be a list.")
+            raise ScenarioError(f"{shown(actor)}: the night targets must be a list.")
     votes = scenario.get("votes")
     if votes is not None and not isinstance(votes, dict):
         raise ScenarioError('"votes" must map every player to the player they vote for.')
-    result = play_game(deal, night, votes)
+    result = play_game(deal, night, votes, with_log=False)
     out: dict[str, Any] = {
         "final": {pos: card.value for pos, card in result.night.final.items()},
         "seen": {

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .errors import IllegalVoteError
+from .errors import IllegalVoteError, shown
 from .night import NightResult
 from .roles import Role, Ruleset, Team, team_of
 
@@ -27,13 +27,13 @@ from .roles import Role, Ruleset, Team, team_of
 def validate_vote(players: tuple[str, ...], voter: str, choice: object) -> str:
     """Check one vote: `voter` sits at the table and votes for another player there."""
     if voter not in players:
-        raise IllegalVoteError(f"{voter!r} is not a player in this game.")
+        raise IllegalVoteError(f"{shown(voter)} is not a player in this game.")
     if not isinstance(choice, str):
         raise IllegalVoteError(f"{voter}: a vote names one other player.")
     if choice == voter:
         raise IllegalVoteError(f"{voter}: you cannot vote for yourself.")
     if choice not in players:
-        raise IllegalVoteError(f"{voter}: {choice!r} is not a player in this game.")
+        raise IllegalVoteError(f"{voter}: {shown(choice)} is not a player in this game.")
     return choice
 
 
@@ -48,7 +48,7 @@ def validate_votes(
         raise IllegalVoteError("The votes must map every player to the player they vote for.")
     for voter in votes:
         if voter not in players:
-            raise IllegalVoteError(f"{voter!r} is not a player in this game.")
+            raise IllegalVoteError(f"{shown(voter)} is not a player in this game.")
     checked: dict[str, str | None] = {}
     for voter in players:
         if voter not in votes:

@@ -138,12 +138,6 @@ def test_non_ascii_names_round_trip(tmp_path: Path) -> None:
     assert json.loads(out)["final"]["Zoë"] == "villager"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=RecursionError,
-    reason="engine bug: handle() and _play_line() catch only ValueError from json.loads, so"
-    " input nested ~10,000 deep ends in a RecursionError traceback (see the report)",
-)
 def test_json_too_deep_to_parse_is_an_error_not_a_traceback(tmp_path: Path) -> None:
     """FORMAT.md "Errors": a single broken scenario exits with status 2 and a message."""
     file = tmp_path / "deep.json"

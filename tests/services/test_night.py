@@ -309,11 +309,6 @@ def test_doppelganger_copy_only_at_night() -> None:
         services.doppelganger_copy(seat=table.seat("Ann"), target="Ben")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: doppelganger_copy validates [target] alone, and the engine refuses a copied drunk"
-    " with no centre card yet (mandatory), so the Doppelganger can never copy the Drunk",
-)
 def test_doppelganger_can_copy_the_drunk_in_two_steps() -> None:
     table = deal_game("official", **OFFICIAL)
     assert services.doppelganger_copy(seat=table.seat("Ann"), target="Eve") is Role.DRUNK

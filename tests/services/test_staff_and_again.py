@@ -228,12 +228,6 @@ def test_each_phase_change_leaves_one_moderator_note() -> None:
     assert notes == [Phase.NIGHT, Phase.DAY, Phase.VOTING, Phase.REVEAL]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=Seat.DoesNotExist,
-    reason="BUG: game_play_again looks the caller up by name in the follow-up game; a player the"
-    " host removed from the new lobby gets Seat.DoesNotExist (a 500 on the page)",
-)
 def test_play_again_after_being_removed_from_the_new_lobby() -> None:
     table = play_to(Phase.REVEAL)
     ann = services.game_play_again(seat=table.seat("Ann"))
@@ -243,12 +237,6 @@ def test_play_again_after_being_removed_from_the_new_lobby() -> None:
         services.game_play_again(seat=table.seat("Cat"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: game_play_again matches seats by name only, so after the host removes Cat from"
-    " the new lobby and a stranger joins as 'Cat', the old Cat's button hands them the"
-    " stranger's seat (and its private token)",
-)
 def test_play_again_never_hands_out_a_strangers_seat() -> None:
     table = play_to(Phase.REVEAL)
     ann = services.game_play_again(seat=table.seat("Ann"))

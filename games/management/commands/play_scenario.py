@@ -14,31 +14,48 @@ from typing import Any, TextIO
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.engine.errors import RuleError
 from games.engine.scenario import run_scenario
 
+TOO_DEEP = "The scenario is nested too deeply to read."
 
-def _play_line(line: str) -> dict[str, Any]:
-    """One JSON Lines entry: the result, or {"error": message}; never raises."""
+
+def _parse(text: str) -> Any:
+    """The JSON value in `text`; ValueError with a readable message otherwise."""
+    if not text.strip():
+        raise ValueError("The line is empty.")
     try:
-        scenario = json.loads(line)
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError(TOO_DEEP) from None
     except ValueError as error:
-        return {"error": f"Not valid JSON: {error}"}
+        raise ValueError(f"Not valid JSON: {error}") from None
+
+
+def _play(text: str) -> dict[str, Any]:
+    """One scenario's result, or {"error": message}; never raises."""
     try:
-        return run_scenario(scenario)
-    except RuleError as error:
+        return run_scenario(_parse(text))
+    except ValueError as error:  # RuleError is a ValueError too
         return {"error": str(error)}
     except RecursionError:
-        return {"error": "The scenario is nested too deeply to read."}
+        return {"error": TOO_DEEP}
 
 
-def _is_single_object(text: str) -> bool:
+def _is_single_value(text: str) -> bool:
     """True when the whole input is one JSON value (possibly spread over several lines)."""
     try:
-        json.loads(text)
+        _parse(text)
     except ValueError:
         return False
     return True
+
+
+def _lines(text: str) -> list[str]:
+    """The input lines; a final newline does not start another (empty) line."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.rstrip("\r") for line in lines]
 
 
 class Command(BaseCommand):
@@ -50,22 +67,16 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         text = self._read(options["file"])
         out: TextIO = self.stdout._out  # write results unstyled, exactly as JSON
-        lines = [line for line in text.splitlines() if line.strip()]
-        if len(lines) > 1 and not _is_single_object(text):
+        lines = _lines(text)
+        if len(lines) > 1 and not _is_single_value(text):
+            # JSON Lines: exactly one result line per input line, blank lines included.
             dumps = json.dumps
-            out.write("\n".join(dumps(_play_line(line), ensure_ascii=False) for line in lines))
-            out.write("\n")
+            for line in lines:
+                out.write(dumps(_play(line), ensure_ascii=False) + "\n")
             return
-        try:
-            scenario = json.loads(text)
-        except ValueError as error:
-            self._fail(f"Not valid JSON: {error}")
-        try:
-            result = run_scenario(scenario)
-        except RuleError as error:
-            self._fail(str(error))
-        except RecursionError:
-            self._fail("The scenario is nested too deeply to read.")
+        result = _play(text)
+        if "error" in result and len(result) == 1:
+            self._fail(result["error"])
         out.write(json.dumps(result, ensure_ascii=False) + "\n")
 
     def _read(self, name: str) -> str:
