@@ -46,6 +46,12 @@
     return document.getElementById("chat-log");
   }
 
+  // Chat times in the reader's own time zone (the server renders UTC).
+  function localTime(iso) {
+    const d = new Date(iso);
+    return String(d.getHours()).padStart(2, "0") + ":" + String(d.getMinutes()).padStart(2, "0");
+  }
+
   function addChatLine(msg) {
     const log = chatLog();
     if (!log || msg.id <= lastChatId) return; // already shown: no duplicates after a resync
@@ -57,8 +63,7 @@
     who.textContent = msg.name;
     const when = document.createElement("time");
     when.dateTime = msg.sent_at;
-    const d = new Date(msg.sent_at);
-    when.textContent = String(d.getHours()).padStart(2, "0") + ":" + String(d.getMinutes()).padStart(2, "0");
+    when.textContent = localTime(msg.sent_at);
     const text = document.createElement("span");
     text.className = "text";
     text.textContent = msg.text; // text, never HTML
@@ -181,6 +186,8 @@
     if (first) syncClock(first.dataset.now);
     document.querySelectorAll("#chat-log li").forEach(function (li) {
       lastChatId = Math.max(lastChatId, Number(li.dataset.id) || 0);
+      const when = li.querySelector("time[datetime]");
+      if (when) when.textContent = localTime(when.getAttribute("datetime"));
     });
     setUpChatForm();
     setUpCopyFields();
