@@ -159,7 +159,8 @@ class GameAdmin(admin.ModelAdmin):
     ) -> Any:
         if request.method == "GET" and request.GET.get(SHOW_SECRETS) == "1":
             game = self.get_object(request, object_id)
-            if game is not None and game.in_progress:
+            allowed = game is not None and self.has_view_permission(request, game)
+            if allowed and game.in_progress:
                 services.game_secrets_open(game=game, user=request.user)
                 messages.warning(request, "You are looking at this game's hidden roles.")
         return super().change_view(request, object_id, form_url, extra_context)

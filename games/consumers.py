@@ -148,7 +148,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "error", "message": "Unknown message."})
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if text_data is None:
+        if not text_data:
             await self.send_json({"type": "error", "message": "Send text frames (JSON)."})
             return
         await super().receive(text_data=text_data)
@@ -156,7 +156,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def decode_json(self, text_data: str) -> Any:
         try:
             return await super().decode_json(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested too deeply to read
             return None
 
     def _post(self, text: object) -> None:

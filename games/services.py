@@ -377,6 +377,10 @@ def night_action_submit(*, seat: Seat, targets: list[str], now: datetime | None 
         raise ServiceError("You already sent your night action; it is final.")
     if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
         raise ServiceError("Choose your targets from the list.")
+    if deal.cards[me.name] is Role.DOPPELGANGER and existing is None and targets:
+        # The copy comes first, on its own: checking a whole action at once would answer with
+        # the rule of whatever card it names, a peek at any card before choosing.
+        raise ServiceError("Choose whom to copy first; then send the copied role's action.")
     full = (existing.targets if existing else []) + targets
     try:
         checked = engine.validate_action(deal, me.name, full)

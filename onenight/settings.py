@@ -86,6 +86,7 @@ MIDDLEWARE = [
     # https://docs.djangoproject.com/en/6.0/ref/csp/
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "games.middleware.ExplainMethodNotAllowed",
 ]
 
 ROOT_URLCONF = "onenight.urls"
