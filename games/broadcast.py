@@ -7,6 +7,7 @@ counts. Each consumer then renders its own viewer's fragment from the database (
 from __future__ import annotations
 
 import logging
+import secrets
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -34,9 +35,11 @@ def _send(code: str, message: dict[str, Any]) -> None:
 def announce_on_commit(code: str, event: str, **public: Any) -> None:
     """After the current transaction commits, tell every page of game `code` about `event`.
 
-    `public` must hold only facts every seat may know (counts, names of who joined).
+    `public` must hold only facts every seat may know (counts, names of who joined). Each
+    message carries a fresh `change` id, so the pages of one game served by one process can
+    share a single read of the table for it (games/consumers.py).
     """
-    message = {"type": "game.changed", "event": event, **public}
+    message = {"type": "game.changed", "event": event, "change": secrets.token_hex(8), **public}
     transaction.on_commit(lambda: _send(code, message))
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
+import time
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -19,7 +21,7 @@ from django.utils import timezone
 from games import services
 from games.broadcast import game_group
 from games.models import ChatMessage, Game, Phase, Seat
-from games.selectors import CHAT_HISTORY, seat_view
+from games.selectors import CHAT_HISTORY, TableStatus, status_view, table_status
 
 log = logging.getLogger(__name__)
 
@@ -51,15 +53,45 @@ def _chat_history(game_id: int, after: int) -> list[dict[str, Any]]:
     ]
 
 
-def _status_message(seat_id: int, csrf_token: str) -> dict[str, Any] | None:
-    """The seat's own status fragment and phase, rendered from its own view."""
-    seat = Seat.objects.select_related("game").filter(pk=seat_id).first()
-    if seat is None:
+# One read of a table per change, shared by all the pages of that game this process serves:
+# a move in an 8-player game costs one read, not eight. Keyed by (game id, change id); entries
+# live a few seconds, long enough for every consumer of the group to take its copy.
+_SHARED_TTL = 5.0
+_shared: dict[tuple[int, str], tuple[float, TableStatus]] = {}
+_shared_lock = threading.Lock()
+
+
+def _shared_table(game_id: int, change: str) -> TableStatus | None:
+    now = time.monotonic()
+    key = (game_id, change)
+    with _shared_lock:
+        hit = _shared.get(key)
+        if hit is not None and now - hit[0] < _SHARED_TTL:
+            return hit[1]
+        if len(_shared) > 2000:
+            for old in [k for k, (t, _) in _shared.items() if now - t >= _SHARED_TTL]:
+                del _shared[old]
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
         return None
-    if seat.game.deadline is not None and seat.game.deadline <= timezone.now():
-        services.game_advance_if_due(game_id=seat.game_id)
-        seat.game.refresh_from_db()
-    view = seat_view(seat, with_chat=False)
+    if game.deadline is not None and game.deadline <= timezone.now():
+        services.game_advance_if_due(game_id=game_id)
+        game.refresh_from_db()
+    table = table_status(game)
+    if change:
+        with _shared_lock:
+            _shared[key] = (now, table)
+    return table
+
+
+def _status_message(
+    game_id: int, seat_id: int, is_host: bool, csrf_token: str, change: str
+) -> dict[str, Any] | None:
+    """The seat's own status fragment and phase, rendered from the shared public status."""
+    table = _shared_table(game_id, change)
+    if table is None or not any(pk == seat_id for pk, _, _ in table.seats):
+        return None
+    view = status_view(table, seat_id=seat_id, is_host=is_host)
     html = render_to_string(
         "games/game.html#status", {"view": view, "Phase": Phase, "csrf_token": csrf_token}
     )
@@ -68,7 +100,7 @@ def _status_message(seat_id: int, csrf_token: str) -> dict[str, Any] | None:
         "phase": view.phase,
         "now": view.now.isoformat(),
         "deadline": view.game.deadline.isoformat() if view.game.deadline else None,
-        "chat_open": view.chat_open,
+        "chat_open": view.phase in services.CHAT_PHASES,
         "html": html,
     }
 
@@ -93,6 +125,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return
         self.seat_id = seat.pk
         self.seat_name = seat.name
+        self.game_id = seat.game_id
+        self.is_host = seat.is_host
+        self._change = ""
         self.group = game_group(self.code)
         self._runs_cache: dict[str, frozenset[tuple[str, ...]]] = {}
         self._status_task: asyncio.Task[None] | None = None
@@ -191,6 +226,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         # A change that arrives while a render is under way marks the status dirty, so one more
         # render follows: no change is ever lost, and a burst costs at most two renders.
         self._status_dirty = True
+        self._change = str(event.get("change", ""))
         if self._status_task is None or self._status_task.done():
             self._status_task = asyncio.create_task(self._send_status())
 
@@ -200,7 +236,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await asyncio.sleep(STATUS_COALESCE_SECONDS)
             self._status_dirty = False
             try:
-                message = await database_sync_to_async(_status_message)(self.seat_id, csrf)
+                message = await database_sync_to_async(_status_message)(
+                    self.game_id, self.seat_id, self.is_host, csrf, self._change
+                )
             except Exception:
                 log.exception("Could not render the status of seat %s", self.seat_id)
                 return

@@ -232,6 +232,90 @@ def _deck_rows(game: Game, seat_count: int) -> tuple[tuple[DeckRow, ...], int, i
     return rows, len(deck), seat_count + 3, problem
 
 
+@dataclass(frozen=True, slots=True)
+class TableStatus:
+    """The public state of a table, the same for every seat: what the status fragment shows.
+
+    Built once per change and shared by every page of the game that a process serves
+    (games/consumers.py); `status_view` adds the one seat's point of view.
+    """
+
+    game: Game
+    seats: tuple[tuple[int, str, bool], ...]  # (id, name, is_host) in seat order
+    actions_in: int = 0
+    votes_in: int = 0
+    ready_count: int = 0
+    deck_rows: tuple[DeckRow, ...] = ()
+    deck_total: int = 0
+    deck_needed: int = 0
+    deck_problem: str | None = None
+    max_players: int = 0
+
+
+def table_status(game: Game) -> TableStatus:
+    """The public status of `game`: two or three small queries whatever the table size."""
+    rows = list(
+        game.seats.order_by("position").values_list("pk", "name", "is_host", "ready_to_vote")
+    )
+    seats = tuple((pk, name, host) for pk, name, host, _ in rows)
+    fields: dict[str, object] = {"game": game, "seats": seats}
+    if game.phase == Phase.LOBBY:
+        deck_rows, total, needed, problem = _deck_rows(game, len(seats))
+        fields.update(
+            deck_rows=deck_rows,
+            deck_total=total,
+            deck_needed=needed,
+            deck_problem=problem,
+            max_players=engine.max_players(Ruleset(game.ruleset)),
+        )
+    elif game.phase == Phase.NIGHT:
+        fields["actions_in"] = NightAction.objects.filter(game=game, complete=True).count()
+    elif game.phase == Phase.DAY:
+        fields["ready_count"] = sum(1 for *_, ready in rows if ready)
+    elif game.phase == Phase.VOTING:
+        fields["votes_in"] = Vote.objects.filter(game=game).count()
+    return TableStatus(**fields)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class StatusView:
+    """One seat's view of the public status (who is "you", host controls): the attributes the
+    status fragment reads, named as in `SeatView`."""
+
+    table: TableStatus
+    me_id: int
+    is_host: bool
+    now: datetime
+
+    @property
+    def game(self) -> Game:
+        return self.table.game
+
+    @property
+    def phase(self) -> str:
+        return self.table.game.phase
+
+    @property
+    def players(self) -> tuple[PlayerRow, ...]:
+        return tuple(PlayerRow(i, n, h, i == self.me_id) for i, n, h in self.table.seats)
+
+    @property
+    def seconds_left(self) -> int | None:
+        deadline = self.table.game.deadline
+        return None if deadline is None else max(0, int((deadline - self.now).total_seconds()))
+
+    def __getattr__(self, name: str) -> object:
+        # actions_in, votes_in, ready_count, deck_* and max_players come from the table.
+        return getattr(self.table, name)
+
+
+def status_view(
+    table: TableStatus, *, seat_id: int, is_host: bool, now: datetime | None = None
+) -> StatusView:
+    """What the status fragment shows seat `seat_id`: public facts only."""
+    return StatusView(table=table, me_id=seat_id, is_host=is_host, now=now or timezone.now())
+
+
 def seat_view(seat: Seat, *, now: datetime | None = None, with_chat: bool = True) -> SeatView:
     """Build what `seat` may see. A fixed number of queries, whatever the table size."""
     now = now or timezone.now()

@@ -22,7 +22,7 @@ from games import services
 from games.engine import CENTRE_POSITIONS, Role
 from games.forms import CreateGameForm, JoinCodeForm, JoinForm, VoteForm
 from games.models import Game, Phase, Seat
-from games.selectors import seat_view
+from games.selectors import seat_view, status_view, table_status
 from games.services import NotAllowedError, ServiceError, WrongPhaseError
 
 SESSION_SEATS = "seats"
@@ -265,7 +265,7 @@ def status(request: HttpRequest, code: str) -> HttpResponse:
         response = HttpResponse(status=204)
         response["HX-Refresh"] = "true"
         return response
-    view = seat_view(seat, with_chat=False)
+    view = status_view(table_status(game), seat_id=seat.pk, is_host=seat.is_host)
     return render(request, "games/game.html#status", {"view": view, "Phase": Phase})
 
 

@@ -775,10 +775,10 @@ async def test_a_change_during_a_status_render_is_not_lost(sockets: SocketOpener
     real_status = consumers._status_message
     calls = 0
 
-    def status_then_join(seat_id: int, csrf: str) -> dict[str, Any] | None:
+    def status_then_join(*args: Any) -> dict[str, Any] | None:
         nonlocal calls
         calls += 1
-        message = real_status(seat_id, csrf)
+        message = real_status(*args)
         if calls == 1:
             # Dan sits down just after Ben's status was read from the database.
             services.seat_join(game=table.game, name="Dan", rules_phrase=services.RULES_PHRASE)

@@ -909,7 +909,7 @@ async def test_the_audit_catches_a_leak_planted_in_websocket_frames(
     def leaky(template: str, context: dict[str, Any]) -> str:
         html = real(template, context)
         view = context["view"]
-        other = Seat.objects.filter(game=view.game).exclude(pk=view.me.pk).exclude(start_role="")
+        other = Seat.objects.filter(game=view.game).exclude(pk=view.me_id).exclude(start_role="")
         card = other.values_list("start_role", flat=True).first()
         return html + (f'<!-- {card} --><i class="team-{card}"></i>' if card else "")
 

@@ -12,7 +12,16 @@ from games import engine, services
 from games.engine import Role
 from games.models import CentreCard, NightAction, Phase, Seat
 from games.services import NotAllowedError, ServiceError, WrongPhaseError
-from tests.factories import THREE, TWELVE, Table, create_lobby, deal_game, play_night, play_to
+from tests.factories import (
+    THREE,
+    TWELVE,
+    Table,
+    create_lobby,
+    deal_game,
+    game_state,
+    play_night,
+    play_to,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -317,9 +326,19 @@ def test_doppelganger_can_copy_the_drunk_in_two_steps() -> None:
     assert action is not None and action.targets == ["Eve", "left"]
 
 
-def test_doppelganger_can_copy_the_drunk_in_one_submission() -> None:
-    """The one-call form the engine accepts (the pages only use the two-step form)."""
+def test_doppelganger_must_copy_before_sending_an_action() -> None:
+    """The whole action at once is refused without naming any card: its refusal would quote
+    the rule of the card it names, a peek before choosing (docs/security.md)."""
     table = deal_game("official", **OFFICIAL)
-    services.night_action_submit(seat=table.seat("Ann"), targets=["Eve", "left"])
+    before = game_state(table.game.pk)
+    for targets in (["Eve", "left"], ["Ben", "Cat", "left"]):
+        with pytest.raises(services.ServiceError) as refusal:
+            services.night_action_submit(seat=table.seat("Ann"), targets=targets)
+        assert str(refusal.value) == (
+            "Choose whom to copy first; then send the copied role's action."
+        )
+    assert game_state(table.game.pk) == before
+    # "Copy nobody" stays possible in one step.
+    services.night_action_submit(seat=table.seat("Ann"), targets=[])
     action = action_of(table, "Ann")
-    assert action is not None and action.targets == ["Eve", "left"] and action.complete
+    assert action is not None and action.targets == [] and action.complete
