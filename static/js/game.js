@@ -40,6 +40,9 @@
   }
 
   // --- Chat -----------------------------------------------------------------------------
+  // Lines are keyed by their id: a line already shown is never shown twice, and one that
+  // arrives late (several server processes do not promise an order) still lands in its place.
+  const shownIds = new Set();
   let lastChatId = 0;
 
   function chatLog() {
@@ -54,9 +57,10 @@
 
   function addChatLine(msg) {
     const log = chatLog();
-    if (!log || msg.id <= lastChatId) return; // already shown: no duplicates after a resync
+    const id = Number(msg.id);
+    if (!log || !id || shownIds.has(id)) return;
     const li = document.createElement("li");
-    li.dataset.id = msg.id;
+    li.dataset.id = id;
     if (msg.mine) li.className = "mine";
     const who = document.createElement("span");
     who.className = "who";
@@ -68,9 +72,17 @@
     text.className = "text";
     text.textContent = msg.text; // text, never HTML
     li.append(who, " ", when, " ", text);
-    log.appendChild(li);
-    lastChatId = msg.id;
-    log.scrollTop = log.scrollHeight;
+    let next = null;
+    if (id < lastChatId) {
+      next = Array.from(log.children).find(function (other) {
+        return Number(other.dataset.id) > id;
+      }) || null;
+    }
+    const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+    log.insertBefore(li, next);
+    shownIds.add(id);
+    lastChatId = Math.max(lastChatId, id);
+    if (atBottom || msg.mine) log.scrollTop = log.scrollHeight;
   }
 
   function setChatOpen(open) {
@@ -90,15 +102,20 @@
   // --- Websocket with reconnection --------------------------------------------------------
   let socket = null;
   let attempts = 0;
+  let everConnected = false;
   let pageClosing = false;
 
   function connect() {
     const root = document.getElementById("game");
     if (!root || !root.dataset.ws) return;
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + location.host + root.dataset.ws + "?after=" + lastChatId);
+    // First connection: only what came after the page was drawn. After a drop: the recent
+    // history again (lines are keyed by id, so nothing doubles and nothing is missed).
+    const after = attempts === 0 && !everConnected ? lastChatId : 0;
+    socket = new WebSocket(scheme + location.host + root.dataset.ws + "?after=" + after);
     socket.addEventListener("open", function () {
       attempts = 0;
+      everConnected = true;
       document.getElementById("offline")?.setAttribute("hidden", "");
       document.body.dataset.live = "yes";
     });
@@ -185,7 +202,9 @@
     const first = document.querySelector("time.countdown");
     if (first) syncClock(first.dataset.now);
     document.querySelectorAll("#chat-log li").forEach(function (li) {
-      lastChatId = Math.max(lastChatId, Number(li.dataset.id) || 0);
+      const id = Number(li.dataset.id) || 0;
+      shownIds.add(id);
+      lastChatId = Math.max(lastChatId, id);
       const when = li.querySelector("time[datetime]");
       if (when) when.textContent = localTime(when.getAttribute("datetime"));
     });
