@@ -146,14 +146,18 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         return 0
 
     def _hello(self, after: int) -> dict[str, Any]:
-        game = Game.objects.get(code=self.code)
-        now = timezone.now()
+        """Everything a (re)connecting page needs to catch up: phase, clock, its status
+        fragment (so it need not fetch it) and the chat it has not seen."""
+        csrf = self.scope.get("cookies", {}).get("csrftoken", "")
+        status = _status_message(self.game_id, self.seat_id, self.is_host, csrf, change="")
+        game = Game.objects.get(pk=self.game_id)
         return {
             "type": "hello",
             "phase": game.phase,
-            "now": now.isoformat(),
+            "now": timezone.now().isoformat(),
             "deadline": game.deadline.isoformat() if game.deadline else None,
             "chat_open": game.phase in services.CHAT_PHASES,
+            "status_html": status["html"] if status else None,
             "history": [
                 {**m, "mine": m["seat_id"] == self.seat_id} for m in _chat_history(game.pk, after)
             ],

@@ -20,7 +20,8 @@ from games.engine.messages import RoleMessage, night_report, role_message
 from games.models import CentreCard, ChatMessage, Game, NightAction, Phase, Seat, Vote
 from games.services import RULES_PHRASE, current_deck, deal_of
 
-CHAT_HISTORY = 200
+# Lines of chat a page or a (re)connecting socket receives: a 30-minute day of a lively table.
+CHAT_HISTORY = 120
 
 
 @dataclass(frozen=True, slots=True)

@@ -141,6 +141,16 @@
     });
   }
 
+  // Replace the status box with the server's fresh rendering of it (built for this player).
+  function swapStatus(html) {
+    const status = document.getElementById("status");
+    if (!status || !html) return;
+    status.outerHTML = html;
+    const fresh = document.getElementById("status");
+    if (fresh && window.htmx) window.htmx.process(fresh);
+    tick();
+  }
+
   function handle(msg, root) {
     if (msg.type === "hello") {
       syncClock(msg.now);
@@ -150,7 +160,7 @@
         return;
       }
       (msg.history || []).forEach(addChatLine);
-      refreshStatus();
+      swapStatus(msg.status_html);
     } else if (msg.type === "chat") {
       addChatLine(msg);
     } else if (msg.type === "status") {
@@ -159,12 +169,7 @@
         location.reload();
         return;
       }
-      const status = document.getElementById("status");
-      if (status && msg.html) {
-        status.outerHTML = msg.html;
-        const fresh = document.getElementById("status");
-        if (fresh && window.htmx) window.htmx.process(fresh);
-      }
+      swapStatus(msg.html);
     } else if (msg.type === "error") {
       showChatError(msg.message);
     } else if (msg.type === "sent") {
