@@ -1,0 +1,1 @@
+"""Benchmarks: `load.py` (many full games over HTTP and websockets) and `scenarios.py`."""

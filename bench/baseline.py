@@ -1,0 +1,190 @@
+"""The stack's floor, measured in the same run on the same server as the games.
+
+- HTTP: GET /bench/ping (onenight/baseline.py: no database, no template) in place of every
+  request a bot sends from the start of its game to the reveal, from the same clients, on the
+  same timeline: the host's start, then after each phase change every player's page and status
+  requests at once (the bursts a real game makes), the action, "ready" and the vote.
+- Websockets: K rooms of P sockets on /ws/bench/<room>/ (a consumer that relays every frame to
+  the room through the channel layer), each socket sending on the bots' chat schedule.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+import httpx
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+from bench.bots import ChatTracker, Harness, Recorder, Target, open_socket
+
+# HTTP requests a bot sends from the start of its game to the reveal: night page, status,
+# action, day page, status, ready, voting page, status, vote, reveal page, status.
+REQUESTS_PER_PLAYER = 11
+
+
+class EchoSocket:
+    """One socket of a baseline room."""
+
+    def __init__(self, sid: int, room: str, members: tuple[int, ...], target: Target) -> None:
+        self.sid = sid
+        self.room = room
+        self.members = members
+        self.target = target
+        self.ws: ClientConnection | None = None
+        self.reader: asyncio.Task[None] | None = None
+        self.closing = False
+
+    async def connect(self, errors: Recorder, chat: ChatTracker, now: Any) -> None:
+        try:
+            self.ws = await open_socket(
+                f"{self.target.ws_url}/ws/bench/{self.room}/", self.target.url
+            )
+        except Exception as error:
+            errors.error(f"baseline connect: {type(error).__name__}", repr(error))
+            return
+        self.reader = asyncio.create_task(self._read(errors, chat, now))
+
+    async def _read(self, errors: Recorder, chat: ChatTracker, now: Any) -> None:
+        assert self.ws is not None
+        try:
+            async for raw in self.ws:
+                t = now()
+                message = json.loads(raw)
+                chat.delivered(message["id"], self.sid, t)
+        except websockets.ConnectionClosed as closed:
+            if not self.closing:
+                errors.error("baseline socket closed", repr(closed))
+        except Exception as error:
+            errors.error(f"baseline reader: {type(error).__name__}", repr(error))
+
+    async def send(self, uid: str, chat: ChatTracker, t: float, errors: Recorder) -> None:
+        if self.ws is None:
+            return
+        chat.sent(uid, self.sid, self.members, t)
+        chat.sends[uid].status = "ok"  # the relay has no acknowledgement
+        try:
+            await self.ws.send(json.dumps({"id": uid, "text": f"msg {uid}"}))
+        except websockets.ConnectionClosed as closed:
+            errors.error("baseline send: closed", repr(closed))
+
+    async def close(self) -> None:
+        self.closing = True
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await self.ws.close()
+        if self.reader is not None:
+            self.reader.cancel()
+
+
+class Baseline:
+    """K rooms of P relay sockets plus open-loop pings from the bots' own HTTP clients."""
+
+    def __init__(self, h: Harness, games: int, targets: list[Target]) -> None:
+        self.h = h
+        self.chat = ChatTracker()
+        self.http = Recorder()
+        self.sockets: list[EchoSocket] = []
+        players = h.cfg.players
+        for g in range(games):
+            room = f"{h.label}r{g}"
+            members = tuple(range(g * players, (g + 1) * players))
+            for sid in members:
+                target = targets[sid % len(targets)]
+                self.sockets.append(EchoSocket(sid, room, members, target))
+        self.tasks: list[asyncio.Task[None]] = []
+
+    async def connect(self, concurrency: int = 32) -> None:
+        gate = asyncio.Semaphore(concurrency)
+
+        async def one(sock: EchoSocket) -> None:
+            async with gate:
+                await sock.connect(self.http, self.chat, self.h.now)
+
+        await asyncio.gather(*(one(s) for s in self.sockets))
+
+    def _spawn(self, coro: Any) -> None:
+        self.tasks.append(asyncio.create_task(coro))
+
+    async def _ping(self, client: httpx.AsyncClient) -> None:
+        started = self.h.now()
+        try:
+            response = await client.get("/bench/ping")
+        except httpx.HTTPError as error:
+            self.http.error(f"ping: {type(error).__name__}", repr(error))
+            return
+        self.http.latency("ping", (self.h.now() - started) * 1000)
+        if response.status_code != 200:
+            self.http.error(f"ping: HTTP {response.status_code}")
+
+    async def run(self, clients: list[httpx.AsyncClient]) -> None:
+        """Play the games' timeline with the floor: every request a bot would send is a ping
+        from the same client at the same moment (bursts after each phase change included),
+        and the relay sockets chat on the bots' schedule. `clients[i]` is player i's client."""
+        h, cfg = self.h, self.h.cfg
+        start = h.now() + 0.5
+        games = max(1, len(self.sockets) // cfg.players)
+        players = []
+        for sock in self.sockets:
+            g, seat = divmod(sock.sid, cfg.players)
+            night = start + g * cfg.ramp / games + 0.1
+            day = night + cfg.think[1] + 0.3
+            t = day + h.rng.uniform(0, cfg.chat_every)
+            index = 0
+            while t < day + cfg.day_seconds:
+                uid = f"{h.label}.b{sock.sid}.{index}"
+                h.loop.call_at(t, self._send_at, sock, uid, t)
+                t += cfg.chat_every
+                index += 1
+            players.append(self._player(clients[sock.sid], seat == 0, night, day))
+        await asyncio.gather(*players)
+        if self.tasks:
+            await asyncio.gather(*self.tasks, return_exceptions=True)
+
+    async def _player(
+        self, client: httpx.AsyncClient, host: bool, night: float, day: float
+    ) -> None:
+        """One bot's requests, in order (see REQUESTS_PER_PLAYER), as pings."""
+        h, cfg = self.h, self.h.cfg
+
+        async def at(t: float) -> None:
+            await asyncio.sleep(max(0.0, t - h.now()))
+
+        if host:
+            await at(night - 0.1)
+            await self._ping(client)  # start
+        await at(night)
+        await self._ping(client)  # night page
+        await self._ping(client)  # status
+        await asyncio.sleep(h.think())
+        await self._ping(client)  # action
+        await at(day)
+        await self._ping(client)  # day page
+        await self._ping(client)  # status
+        voting = day + cfg.day_seconds
+        await at(voting)
+        await self._ping(client)  # ready
+        await at(voting + 0.3)
+        await self._ping(client)  # voting page
+        await self._ping(client)  # status
+        await asyncio.sleep(h.think())
+        await self._ping(client)  # vote
+        await at(voting + 0.3 + cfg.think[1] + 0.3)
+        await self._ping(client)  # reveal page
+        await self._ping(client)  # status
+
+    def _send_at(self, sock: EchoSocket, uid: str, scheduled: float) -> None:
+        now = self.h.now()
+        self.chat.lateness.append((now - scheduled) * 1000)
+        self._spawn(sock.send(uid, self.chat, now, self.http))
+
+    async def wait_delivered(self, grace: float) -> None:
+        deadline = self.h.now() + grace
+        while self.chat.missing() and self.h.now() < deadline:
+            await asyncio.sleep(0.1)
+
+    async def close(self) -> None:
+        await asyncio.gather(*(s.close() for s in self.sockets), return_exceptions=True)
