@@ -12,7 +12,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/1
 export TEST_DATABASE_URL TEST_REDIS_URL
 
-.PHONY: run test install browser lint format bench bench-scenarios clean
+.PHONY: run test install browser lint format bench bench-scenarios serve clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 13), "Python 3.13 is needed (see .python-version)"'
@@ -59,6 +59,17 @@ format: install
 
 bench-scenarios: install
 	$(BIN)/python bench/scenarios.py
+
+# The load benchmark (docs/benchmarks.md); BENCH_ARGS="--games 25,50" and so on.
+bench: install
+	$(BIN)/python bench/load.py $(BENCH_ARGS)
+
+# Production start (docs/deploy.md): needs DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and, for
+# more than one worker, DATABASE_URL and REDIS_URL.
+WORKERS ?= 2
+FIRST_PORT ?= 8001
+serve: install
+	bin/serve $(WORKERS) $(FIRST_PORT)
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache .hypothesis test-artifacts
