@@ -164,6 +164,10 @@ DEADLINE_TICKER = env_bool("ONENIGHT_TICKER", default=True)
 
 # --- Sessions and security ------------------------------------------------------------------
 # A player's seat lives in the session: keep it for a couple of days across browser restarts.
+# Signed cookies, not database rows: the session holds only the player's own seat tokens, it
+# cannot be altered without the secret key, and no request pays a query for it
+# (https://docs.djangoproject.com/en/6.0/topics/http/sessions/#using-cookie-based-sessions).
+SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 SESSION_COOKIE_AGE = 60 * 60 * 48
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"

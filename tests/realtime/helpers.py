@@ -12,13 +12,14 @@ import asyncio
 import contextlib
 import html
 from collections.abc import Callable, Mapping
+from importlib import import_module
 from typing import Any
 
 from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
-from django.contrib.sessions.backends.db import SessionStore
+from django.conf import settings
 
 from games.origin import SameOriginValidator
 from games.routing import websocket_urlpatterns
@@ -46,8 +47,9 @@ def fresh_websocket_stack() -> Any:
 
 
 def new_session(data: Mapping[str, Any]) -> str:
-    """A saved database session holding `data`; returns its key (the sessionid cookie)."""
-    store = SessionStore()
+    """A saved session holding `data`, in the configured session engine; returns the value of
+    the sessionid cookie (for signed-cookie sessions, the signed data itself)."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
     for key, value in data.items():
         store[key] = value
     store.save()
