@@ -20,8 +20,9 @@ import pytest
 
 from tests.servers import Player, Server, migrate, next_of, open_game
 
-# Five players and only roles without a night action: every action is "no action".
-QUIET_DECK = {"villager": 3, "tanner": 1, "hunter": 1, "mason": 2, "insomniac": 1}
+# Five players and only roles without a night action (and no hunter, whose shot would make the
+# deaths depend on the deal): every action is "no action".
+QUIET_DECK = {"villager": 3, "tanner": 1, "minion": 1, "mason": 2, "insomniac": 1}
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"]
 
 
