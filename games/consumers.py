@@ -26,7 +26,6 @@ from games.selectors import CHAT_HISTORY, TableStatus, status_view, table_status
 log = logging.getLogger(__name__)
 
 CLOSE_NOT_SEATED = 4403
-CLOSE_NO_GAME = 4404
 # Several changes in quick succession (a burst of votes) become one re-render per page.
 STATUS_COALESCE_SECONDS = 0.05
 

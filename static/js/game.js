@@ -131,7 +131,7 @@
     socket.addEventListener("close", function (event) {
       document.body.dataset.live = "no";
       if (pageClosing) return;
-      if (event.code === 4403 || event.code === 4404) return; // not seated: do not retry
+      if (event.code === 4403) return; // not seated: do not retry
       document.getElementById("offline")?.removeAttribute("hidden");
       // Back off: 0.5 s, 1 s, 2 s ... up to 15 s, with jitter so a restarted server is not
       // hit by every browser at the same instant.

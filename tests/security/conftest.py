@@ -7,30 +7,8 @@ channel layer so no group survives from another event loop.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from typing import Any
+# The same three fixtures as the websocket tests: a fresh channel layer per test, no ticker,
+# and a socket opener that closes what it opened.
+from tests.realtime.conftest import fresh_channel_layer, no_deadline_ticker, sockets
 
-import pytest
-from channels.layers import channel_layers
-
-from tests.realtime.helpers import SocketOpener
-
-
-@pytest.fixture(autouse=True)
-def fresh_channel_layer() -> Iterator[None]:
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
-
-
-@pytest.fixture(autouse=True)
-def no_deadline_ticker(settings: Any) -> None:
-    """No ticker task: deadlines pass only when a test makes them pass."""
-    settings.DEADLINE_TICKER = False
-
-
-@pytest.fixture
-async def sockets() -> AsyncIterator[SocketOpener]:
-    opener = SocketOpener()
-    yield opener
-    await opener.close_all()
+__all__ = ["fresh_channel_layer", "no_deadline_ticker", "sockets"]
