@@ -2,8 +2,8 @@
 
 - HTTP: GET /bench/ping (onenight/baseline.py: no database, no template) in place of every
   request a bot sends from the start of its game to the reveal, from the same clients, on the
-  same timeline: the host's start, then after each phase change every player's page and status
-  requests at once (the bursts a real game makes), the action, "ready" and the vote.
+  same timeline: the host's start, the action, "ready" and the vote. (Each phase's new panel
+  comes over the websocket, not as a request.)
 - Websockets: K rooms of P sockets on /ws/bench/<room>/ (a consumer that relays every frame to
   the room through the channel layer), each socket sending on the bots' chat schedule.
 """
@@ -21,9 +21,9 @@ from websockets.asyncio.client import ClientConnection
 
 from bench.bots import ChatTracker, Harness, Recorder, Target, open_socket
 
-# HTTP requests a bot sends from the start of its game to the reveal: night page, status,
-# action, day page, status, ready, voting page, status, vote, reveal page, status.
-REQUESTS_PER_PLAYER = 11
+# HTTP requests a bot sends from the start of its game to the reveal: action, ready, vote (and
+# the host's start).
+REQUESTS_PER_PLAYER = 3
 
 
 class EchoSocket:
@@ -157,24 +157,14 @@ class Baseline:
             await at(night - 0.1)
             await self._ping(client)  # start
         await at(night)
-        await self._ping(client)  # night page
-        await self._ping(client)  # status
         await asyncio.sleep(h.think())
         await self._ping(client)  # action
-        await at(day)
-        await self._ping(client)  # day page
-        await self._ping(client)  # status
         voting = day + cfg.day_seconds
         await at(voting)
         await self._ping(client)  # ready
         await at(voting + 0.3)
-        await self._ping(client)  # voting page
-        await self._ping(client)  # status
         await asyncio.sleep(h.think())
         await self._ping(client)  # vote
-        await at(voting + 0.3 + cfg.think[1] + 0.3)
-        await self._ping(client)  # reveal page
-        await self._ping(client)  # status
 
     def _send_at(self, sock: EchoSocket, uid: str, scheduled: float) -> None:
         now = self.h.now()

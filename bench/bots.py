@@ -5,13 +5,13 @@ its own websocket. What a bot does, in order:
 
 - host: GET / (home), POST /games/new (create), GET the lobby; the others GET /g/<code>/join
   (join page), POST the join form (join POST, with the rules phrase when asked), GET the lobby;
-- every bot opens its websocket and, like game.js after the "hello" frame, GETs the status
-  fragment; then it waits;
-- the host POSTs "start" (the suggested deck, untouched); every bot waits for the status push
-  of each phase, then GETs the page for it and the status fragment (as the browser's reload
-  does), and acts: a random legal night action from the parsed form, chat on an open-loop
-  schedule during the day then "ready", a vote for a random other player from the radio list,
-  and finally the reveal page.
+- every bot opens its websocket, saying the page shows the lobby, and waits for the "hello"
+  (which carries the status box, as game.js expects);
+- the host POSTs "start" (the suggested deck, untouched); every bot waits for the push of each
+  phase, which carries its new panel (what game.js swaps in instead of reloading the page), and
+  acts on the forms in it: a random legal night action, chat on an open-loop schedule during the
+  day then "ready", a vote for a random other player from the radio list; the reveal is the
+  last panel pushed. Form POSTs go as htmx sends them and get the panel back.
 
 Chat lines carry a unique id ("msg <id>"); every socket of the game, the sender's included,
 records when it receives each line (`ChatTracker`).
@@ -232,6 +232,9 @@ class Game:
         self.start_at = 0.0
         self.started: float | None = None
         self.done: list[float] = []
+        # phase -> when the POST that moved the game into it was sent (the start POST, the
+        # last action, "ready" or vote): the moment the pushes of that phase measure from.
+        self.moved_at: dict[str, float] = {}
 
     @property
     def bot_ids(self) -> tuple[int, ...]:
@@ -259,6 +262,8 @@ class Bot:
         self.hello = asyncio.Event()
         self.phase = ""
         self.phase_events = {p: asyncio.Event() for p in PHASES}
+        self.panels: dict[str, str] = {}  # phase -> the panel the server pushed for it
+        self.panel_at: dict[str, float] = {}  # phase -> when that panel arrived
         self.pending: deque[str] = deque()
         self.chat_tasks: list[asyncio.Task[None]] = []
         self.closing = False
@@ -326,24 +331,14 @@ class Bot:
             self.h.http.error(f"{kind}: wrong phase", f"shows {shown}, expected {expected_phase}")
         return html
 
-    async def get_status(self, phase: str) -> None:
-        """The status fragment, as game.js asks for it after a (re)connection."""
-        await self.request(
-            "status",
-            "GET",
-            f"/g/{self.game.code}/status?phase={phase}",
-            htmx="status",
-            expect=(200, 204),
-        )
-
     async def post_panel(
         self, kind: str, action: str, data: dict[str, Any], *, refused_ok: bool = False
     ) -> str | None:
-        """An htmx form POST: the answer is the updated panel (200), or 204 with HX-Refresh
-        when the POST moved the game to the next phase (the browser then reloads the page,
-        which the bot does when the phase's push arrives). Returns the panel, "" for a
-        refresh, None on failure."""
+        """An htmx form POST: the answer is the updated panel (200), that of the next phase
+        when the POST moved the game on. Returns the panel, "" for an empty answer, None on
+        failure."""
         data = {"csrfmiddlewaretoken": self.csrf, **data}
+        sent_at, before = self.h.now(), self.phase
         response = await self.request(
             kind,
             "POST",
@@ -362,9 +357,11 @@ class Bot:
         if response.status_code not in (200, 204):
             return None
         if response.status_code == 204:
-            if response.headers.get("HX-Refresh") != "true":
-                self.h.http.error(f"{kind}: 204 without HX-Refresh", self.game.code)
+            self.h.http.error(f"{kind}: empty answer", self.game.code)
             return ""
+        shown = htmlforms.page_phase(response.text)
+        if shown in PHASES and before in PHASES and PHASES.index(shown) > PHASES.index(before):
+            self.game.moved_at.setdefault(shown, sent_at)  # this POST moved the game on
         return response.text
 
     # --- Lobby -----------------------------------------------------------------------------
@@ -418,7 +415,7 @@ class Bot:
         return "; ".join(f"{c.name}={c.value}" for c in self.http.cookies.jar)
 
     async def connect(self) -> None:
-        url = f"{self.target.ws_url}/ws/game/{self.game.code}/?after=0"
+        url = f"{self.target.ws_url}/ws/game/{self.game.code}/?after=0&phase=lobby"
         try:
             self.ws = await open_socket(url, self.target.url, self._cookie_header())
         except Exception as error:
@@ -430,7 +427,6 @@ class Bot:
         except TimeoutError:
             self.h.http.error("websocket: no hello")
             raise BotAborted("hello") from None
-        await self.get_status(self.phase)
 
     def _saw_phase(self, phase: object) -> None:
         if phase not in PHASES:
@@ -452,11 +448,15 @@ class Bot:
                     text = message.get("text", "")
                     if text.startswith("msg "):
                         h.chat.delivered(text[4:], self.bid, t, message.get("mine"))
-                elif kind == "status":
+                elif kind in ("status", "hello"):
+                    panel = message.get("panel_html")
+                    if panel and message.get("phase") in PHASES:
+                        self.panels[message["phase"]] = panel
+                        self.panel_at.setdefault(message["phase"], t)
+                        self._remember_csrf(panel)
                     self._saw_phase(message.get("phase"))
-                elif kind == "hello":
-                    self._saw_phase(message.get("phase"))
-                    self.hello.set()
+                    if kind == "hello":
+                        self.hello.set()
                 elif kind == "sent":
                     self._ack("ok")
                 elif kind == "error":
@@ -488,11 +488,15 @@ class Bot:
 
     # --- The game --------------------------------------------------------------------------
 
-    async def wait_phase(self, phase: str) -> None:
-        """Wait for the status push of `phase`; without one, fall back to reloading the page."""
+    async def wait_phase(self, phase: str) -> str:
+        """Wait for the push of `phase` and return the panel it carried. Without a push, or a
+        push without the panel, load the page instead (an error: game.js would not have to)."""
         try:
             await asyncio.wait_for(self.phase_events[phase].wait(), self.h.cfg.phase_timeout)
-            return
+            panel = self.panels.get(phase)
+            if panel:
+                return panel
+            self.h.http.error(f"no panel pushed for {phase}", f"game {self.game.code}")
         except TimeoutError:
             self.h.http.error(f"no status push for {phase}", f"game {self.game.code}")
         deadline = self.h.now() + self.h.cfg.phase_timeout
@@ -501,8 +505,9 @@ class Bot:
             if response is not None and response.status_code == 200:
                 shown = htmlforms.page_phase(response.text)
                 if shown in PHASES and PHASES.index(shown) >= PHASES.index(phase):
+                    self._remember_csrf(response.text)
                     self._saw_phase(shown)
-                    return
+                    return response.text
             await asyncio.sleep(1.0)
         raise BotAborted(f"phase {phase} never came")
 
@@ -514,31 +519,32 @@ class Bot:
             game.started = h.now()
             if await self.post_panel("start POST", "start", {}) is None:
                 raise BotAborted("start")
-        await self.wait_phase("night")
-        html = await self.get_page("night page", "night")
-        await self.get_status("night")
+        html = await self.wait_phase("night")
         await asyncio.sleep(h.think())
         await self.night_action(html)
 
         await self.wait_phase("day")
-        await self.get_page("day page", "day")
-        await self.get_status("day")
         await self.chat_day()
         if await self.post_panel("ready POST", "ready", {}) is None:
             raise BotAborted("ready")
 
-        await self.wait_phase("voting")
-        html = await self.get_page("voting page", "voting")
-        await self.get_status("voting")
+        html = await self.wait_phase("voting")
         await asyncio.sleep(h.think())
         await self.vote(html)
 
-        await self.wait_phase("reveal")
-        html = await self.get_page("reveal page", "reveal")
-        await self.get_status("reveal")
+        html = await self.wait_phase("reveal")
         if 'id="reveal"' not in html:
-            h.http.error("reveal page: no reveal", game.code)
+            h.http.error("reveal panel: no reveal", game.code)
         game.done.append(h.now())
+
+    def record_pushes(self) -> None:
+        """How long each phase's panel took to reach this bot, from the POST that moved the
+        game into that phase: what a player waits between the last click and the new screen.
+        Called once every bot of the step is done (the POST's answer may come after a push)."""
+        for phase in PHASES[1:]:
+            moved, arrived = self.game.moved_at.get(phase), self.panel_at.get(phase)
+            if moved is not None and arrived is not None:
+                self.h.http.latency(f"{phase} panel push", max(0.0, arrived - moved) * 1000)
 
     async def night_action(self, html: str) -> None:
         """A random legal action from the form on the page; the Doppelganger's second step
@@ -552,7 +558,7 @@ class Bot:
             form = htmlforms.parse(html).form(action)
             if form is None:
                 if "Your action is in" not in html:
-                    self.h.http.error("night page: no action form", self.game.code)
+                    self.h.http.error("night panel: no action form", self.game.code)
                 return
             data: dict[str, Any] = form.defaults()
             radios = [f.value for f in form.named("targets") if f.type == "radio"]
@@ -585,7 +591,7 @@ class Bot:
             None,
         )
         if form is None:
-            self.h.http.error("voting page: no vote form", self.game.code)
+            self.h.http.error("voting panel: no vote form", self.game.code)
             raise BotAborted("vote")
         data: dict[str, Any] = form.defaults()
         data["target"] = self.h.rng.choice([f.value for f in form.named("target")])

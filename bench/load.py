@@ -288,6 +288,8 @@ async def run_step(
     timeout = cfg.ramp + cfg.day_seconds + 6 * cfg.phase_timeout + 30
     await run_bots([b.play() for b in playing], timeout, h, "game")
     games_end = h.now()
+    for bot in playing:
+        bot.record_pushes()
     deadline = h.now() + 5.0  # late deliveries still count until then
     while h.chat.missing() and h.now() < deadline:
         await asyncio.sleep(0.1)

@@ -11,6 +11,7 @@ import asyncio
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -21,7 +22,7 @@ from django.utils import timezone
 from games import services
 from games.broadcast import game_group
 from games.models import ChatMessage, Game, Phase, Seat
-from games.selectors import CHAT_HISTORY, TableStatus, status_view, table_status
+from games.selectors import CHAT_HISTORY, read_table, seat_view, status_view, table_status
 
 log = logging.getLogger(__name__)
 
@@ -53,43 +54,85 @@ def _chat_history(game_id: int, after: int) -> list[dict[str, Any]]:
 
 
 # One read of a table per change, shared by all the pages of that game this process serves:
-# a move in an 8-player game costs one read, not eight. Keyed by (game id, change id); entries
-# live a few seconds, long enough for every consumer of the group to take its copy.
+# a move in an 8-player game costs one read, not eight. Keyed by (what, game id, change id);
+# entries live a few seconds, long enough for every consumer of the group to take its copy.
 _SHARED_TTL = 5.0
-_shared: dict[tuple[int, str], tuple[float, TableStatus]] = {}
+_shared: dict[tuple[str, int, str], tuple[float, Any]] = {}
 _shared_lock = threading.Lock()
 
 
-def _shared_table(game_id: int, change: str) -> TableStatus | None:
+def _current_game(game_id: int) -> Game | None:
+    """The game as stored, moved on first if its deadline has passed (as a page load does)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is not None and game.deadline is not None and game.deadline <= timezone.now():
+        services.game_advance_if_due(game_id=game_id)
+        game.refresh_from_db()
+    return game
+
+
+def _shared_read[T](what: str, game_id: int, change: str, read: Callable[[Game], T]) -> T | None:
+    """`read(game)` for this change, done once per process and shared; not shared without a
+    change id (a hello reads for itself)."""
     now = time.monotonic()
-    key = (game_id, change)
+    key = (what, game_id, change)
     with _shared_lock:
         hit = _shared.get(key)
         if hit is not None and now - hit[0] < _SHARED_TTL:
             return hit[1]
-        if len(_shared) > 2000:
+        if len(_shared) > 500:
             for old in [k for k, (t, _) in _shared.items() if now - t >= _SHARED_TTL]:
                 del _shared[old]
-    game = Game.objects.filter(pk=game_id).first()
+    game = _current_game(game_id)
     if game is None:
         return None
-    if game.deadline is not None and game.deadline <= timezone.now():
-        services.game_advance_if_due(game_id=game_id)
-        game.refresh_from_db()
-    table = table_status(game)
+    value = read(game)
     if change:
         with _shared_lock:
-            _shared[key] = (now, table)
-    return table
+            _shared[key] = (now, value)
+    return value
+
+
+def _panel_message(
+    game_id: int, seat_id: int, csrf_token: str, change: str, site_root: str
+) -> dict[str, Any] | None:
+    """The seat's whole panel (role message, forms, report...), for a page that shows another
+    phase: it swaps the panel in place of a reload. Built from one shared read of the table,
+    and for this seat only (`seat_view` leaves out what the seat may not know)."""
+    table = _shared_read("table", game_id, change, read_table)
+    me = next((s for s in table.seats if s.pk == seat_id), None) if table else None
+    if table is None or me is None:
+        return None
+    view = seat_view(me, table=table, with_chat=False)
+    html = render_to_string(
+        "games/game.html#panel",
+        {"view": view, "Phase": Phase, "csrf_token": csrf_token, "site_root": site_root},
+    )
+    return {
+        "type": "status",
+        "phase": view.phase,
+        "now": view.now.isoformat(),
+        "deadline": view.game.deadline.isoformat() if view.game.deadline else None,
+        "chat_open": view.chat_open,
+        "panel_html": html,
+    }
 
 
 def _status_message(
-    game_id: int, seat_id: int, is_host: bool, csrf_token: str, change: str
+    game_id: int,
+    seat_id: int,
+    is_host: bool,
+    csrf_token: str,
+    change: str,
+    page_phase: str = "",
+    site_root: str = "",
 ) -> dict[str, Any] | None:
-    """The seat's own status fragment and phase, rendered from the shared public status."""
-    table = _shared_table(game_id, change)
+    """What the seat's page needs after a change: in the phase the page shows, its own status
+    fragment, rendered from the shared public status; in another phase, its new panel."""
+    table = _shared_read("status", game_id, change, table_status)
     if table is None or not any(pk == seat_id for pk, _, _ in table.seats):
         return None
+    if table.game.phase != page_phase:
+        return _panel_message(game_id, seat_id, csrf_token, change, site_root)
     view = status_view(table, seat_id=seat_id, is_host=is_host)
     html = render_to_string(
         "games/game.html#status", {"view": view, "Phase": Phase, "csrf_token": csrf_token}
@@ -131,36 +174,62 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self._runs_cache: dict[str, frozenset[tuple[str, ...]]] = {}
         self._status_task: asyncio.Task[None] | None = None
         self._status_dirty = False
+        self._csrf = str(self.scope.get("cookies", {}).get("csrftoken", ""))
+        # The Origin passed SameOriginValidator: it is this site as the browser sees it, the
+        # root of the invite and rejoin links in a pushed panel.
+        headers = dict(self.scope.get("headers", []))
+        self._site_root = headers.get(b"origin", b"").decode("latin-1")
+        # The phase the page shows (it says so when it connects): a push for another phase
+        # carries the seat's new panel, so the page need not reload.
+        phase = self._query_param("phase")
+        self._page_phase = phase if phase in Phase.values else None
         await self.channel_layer.group_add(self.group, self.channel_name)
-        after = self._after_param()
-        hello = await database_sync_to_async(self._hello)(after)
-        await self.send_json(hello)
+        after = self._query_param("after")
+        hello = await self._send_hello(int(after) if after.isdigit() else 0)
+        if hello is None:
+            await self.close(code=CLOSE_NOT_SEATED)
 
-    def _after_param(self) -> int:
+    def _query_param(self, name: str) -> str:
         query = self.scope.get("query_string", b"").decode("latin-1")
         for part in query.split("&"):
             key, _, value = part.partition("=")
-            if key == "after" and value.isascii() and value.isdigit():
-                return min(int(value), 2**62)  # ids fit in 63 bits; larger means "after all"
-        return 0
+            if key == name and value.isascii() and value.isalnum():
+                return value[:32]
+        return ""
 
-    def _hello(self, after: int) -> dict[str, Any]:
+    def _hello(self, after: int, page_phase: str | None) -> dict[str, Any] | None:
         """Everything a (re)connecting page needs to catch up: phase, clock, its status
-        fragment (so it need not fetch it) and the chat it has not seen."""
-        csrf = self.scope.get("cookies", {}).get("csrftoken", "")
-        status = _status_message(self.game_id, self.seat_id, self.is_host, csrf, change="")
-        game = Game.objects.get(pk=self.game_id)
+        fragment (so it need not fetch it), its new panel when the game has moved on since
+        the page was drawn, and the chat it has not seen. None: the seat is gone."""
+        game = Game.objects.filter(pk=self.game_id).first()
+        if game is None:
+            return None
+        status = _status_message(
+            self.game_id,
+            self.seat_id,
+            self.is_host,
+            self._csrf,
+            change="",
+            page_phase=game.phase if page_phase is None else page_phase,
+            site_root=self._site_root,
+        )
+        if status is None:
+            return None
         return {
+            **status,
             "type": "hello",
-            "phase": game.phase,
-            "now": timezone.now().isoformat(),
-            "deadline": game.deadline.isoformat() if game.deadline else None,
-            "chat_open": game.phase in services.CHAT_PHASES,
-            "status_html": status["html"] if status else None,
             "history": [
                 {**m, "mine": m["seat_id"] == self.seat_id} for m in _chat_history(game.pk, after)
             ],
         }
+
+    async def _send_hello(self, after: int) -> dict[str, Any] | None:
+        after = min(after, 2**62)  # ids fit in 63 bits; larger means "after all"
+        hello = await database_sync_to_async(self._hello)(after, self._page_phase)
+        if hello is not None:
+            self._page_phase = hello["phase"]
+            await self.send_json(hello)
+        return hello
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
@@ -178,8 +247,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "sync":
             after = content.get("after")
             valid = isinstance(after, int) and not isinstance(after, bool) and after >= 0
-            after = min(after, 2**62) if valid else 0
-            await self.send_json(await database_sync_to_async(self._hello)(after))
+            if await self._send_hello(after if valid else 0) is None:
+                await self.close(code=CLOSE_NOT_SEATED)
         elif kind == "ping":
             await self.send_json({"type": "pong"})
         else:
@@ -234,13 +303,18 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             self._status_task = asyncio.create_task(self._send_status())
 
     async def _send_status(self) -> None:
-        csrf = self.scope.get("cookies", {}).get("csrftoken", "")
         while self._status_dirty:
             await asyncio.sleep(STATUS_COALESCE_SECONDS)
             self._status_dirty = False
             try:
                 message = await database_sync_to_async(_status_message)(
-                    self.game_id, self.seat_id, self.is_host, csrf, self._change
+                    self.game_id,
+                    self.seat_id,
+                    self.is_host,
+                    self._csrf,
+                    self._change,
+                    self._page_phase or "",
+                    self._site_root,
                 )
             except Exception:
                 log.exception("Could not render the status of seat %s", self.seat_id)
@@ -248,4 +322,5 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             if message is None:
                 await self.close(code=CLOSE_NOT_SEATED)
                 return
+            self._page_phase = message["phase"]
             await self.send_json(message)

@@ -317,11 +317,54 @@ def status_view(
     return StatusView(table=table, me_id=seat_id, is_host=is_host, now=now or timezone.now())
 
 
-def seat_view(seat: Seat, *, now: datetime | None = None, with_chat: bool = True) -> SeatView:
-    """Build what `seat` may see. A fixed number of queries, whatever the table size."""
+@dataclass(frozen=True, slots=True)
+class TableRead:
+    """Every row of one table that a seat's view is built from, read in one go.
+
+    It holds secrets (every card and action): it is an input to `seat_view`, never rendered or
+    sent as it is. A websocket consumer shares one read per change among the pages of a game
+    (games/consumers.py), so a phase change costs one read, not one per seat.
+    """
+
+    game: Game
+    seats: tuple[Seat, ...]
+    centre: tuple[CentreCard, ...] = ()
+    actions: tuple[NightAction, ...] = ()
+    votes: tuple[Vote, ...] = ()
+    next_game_code: str | None = None
+
+
+def read_table(game: Game) -> TableRead:
+    """Read what `seat_view` needs of `game`: a fixed number of queries, whatever its size."""
+    seats = tuple(game.seats.order_by("position"))
+    if game.phase == Phase.LOBBY or not any(s.start_role for s in seats):
+        return TableRead(game=game, seats=seats)
+    centre = tuple(CentreCard.objects.filter(game=game))
+    actions = tuple(NightAction.objects.filter(game=game))
+    votes: tuple[Vote, ...] = ()
+    next_game_code = None
+    if game.phase in (Phase.VOTING, Phase.REVEAL):
+        votes = tuple(Vote.objects.filter(game=game))
+    if game.phase == Phase.REVEAL:
+        follow = Game.objects.filter(previous_game=game).values_list("code", flat=True)
+        next_game_code = next(iter(follow), None)
+    return TableRead(game, seats, centre, actions, votes, next_game_code)
+
+
+def seat_view(
+    seat: Seat,
+    *,
+    now: datetime | None = None,
+    with_chat: bool = True,
+    table: TableRead | None = None,
+) -> SeatView:
+    """Build what `seat` may see. A fixed number of queries, whatever the table size; none
+    besides the chat when `table` (a `read_table` of the seat's game) is given."""
     now = now or timezone.now()
-    game = seat.game
-    seats = list(game.seats.order_by("position"))
+    if table is None:
+        table = read_table(seat.game)
+    game = table.game
+    seats = list(table.seats)
     me = next(s for s in seats if s.pk == seat.pk)
     players = tuple(PlayerRow(s.pk, s.name, s.is_host, s.pk == me.pk) for s in seats)
     view: dict[str, object] = {"game": game, "me": me, "players": players, "now": now}
@@ -350,9 +393,9 @@ def seat_view(seat: Seat, *, now: datetime | None = None, with_chat: bool = True
     if not me.start_role:  # cancelled before the deal
         return SeatView(**view)  # type: ignore[arg-type]
 
-    centre = list(CentreCard.objects.filter(game=game))
+    centre = list(table.centre)
     deal = deal_of(game, seats, centre)
-    actions = list(NightAction.objects.filter(game=game))
+    actions = list(table.actions)
     mine = next((a for a in actions if a.seat_id == me.pk), None)
     view["role"] = role_message(deal, me.name)
     view["actions_in"] = sum(1 for a in actions if a.complete)
@@ -361,9 +404,6 @@ def seat_view(seat: Seat, *, now: datetime | None = None, with_chat: bool = True
         form, sent = _action_form(deal, me.name, mine)
         view["action_form"] = form
         view["action_sent"] = sent
-        if mine is not None and not mine.complete:
-            # The Doppelganger's copy is already known to them (rules/002 s5).
-            view["action_form"] = form
     elif game.phase != Phase.CANCELLED or me.final_role:
         names = {s.pk: s.name for s in seats}
         night = engine.resolve_night(deal, {names[a.seat_id]: a.targets for a in actions})
@@ -381,7 +421,7 @@ def seat_view(seat: Seat, *, now: datetime | None = None, with_chat: bool = True
             index = next(i for i, p in enumerate(ring) if p.id == me.pk)
             view["vote_up"] = ring[index - 1]
             view["vote_down"] = ring[(index + 1) % len(ring)]
-        votes = list(Vote.objects.filter(game=game))
+        votes = list(table.votes)
         view["votes_in"] = len(votes)
         my_vote = next((v for v in votes if v.voter_id == me.pk), None)
         if my_vote is not None:
@@ -389,8 +429,7 @@ def seat_view(seat: Seat, *, now: datetime | None = None, with_chat: bool = True
             view["my_vote"] = by_id[my_vote.target_id].name if my_vote.target_id else None
         if game.phase == Phase.REVEAL and night is not None and game.result:
             view["reveal"] = _reveal(game, seats, centre, night, votes)
-            follow = Game.objects.filter(previous_game=game).values_list("code", flat=True)
-            view["next_game_code"] = next(iter(follow), None)
+            view["next_game_code"] = table.next_game_code
     return SeatView(**view)  # type: ignore[arg-type]
 
 

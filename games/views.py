@@ -110,11 +110,15 @@ def _render_game(
 ) -> HttpResponse:
     """The seat's game page, or just its panel for htmx requests."""
     view = seat_view(seat)
-    context = {"view": view, "error": error, "Phase": Phase}
+    site_root = f"{request.scheme}://{request.get_host()}"
+    context = {"view": view, "error": error, "Phase": Phase, "site_root": site_root}
     template = "games/game.html"
     if getattr(request, "htmx", False) and not request.htmx.history_restore_request:
         template = "games/game.html#panel"
-    return render(request, template, context, status=status)
+    response = render(request, template, context, status=status)
+    # game.js drops a panel older than the one a websocket push has already shown.
+    response["X-Game-Phase"] = view.phase
+    return response
 
 
 def _game_and_seat(request: HttpRequest, code: str) -> tuple[Game | None, Seat | None]:
@@ -286,9 +290,10 @@ def seat_post(handler: SeatHandler) -> Callable[..., HttpResponse]:
     (which calls one service), then answer.
 
     Plain forms get a redirect to the game page (Post/Redirect/Get). htmx requests get the new
-    panel, or a full reload when the post moved the game to another phase, since the header and
-    the chat around the panel belong to the phase too. A ServiceError re-renders the page with
-    its message and a 400/403/409 status; nothing was changed.
+    panel, also when the post moved the game to another phase: the panel carries its phase, and
+    game.js brings the header and the chat box around it up to date (as it does for a panel
+    pushed over the websocket). A ServiceError re-renders the page with its message and a
+    400/403/409 status; nothing was changed.
     """
 
     @require_POST
@@ -298,7 +303,6 @@ def seat_post(handler: SeatHandler) -> Callable[..., HttpResponse]:
         if failure is not None:
             return failure
         assert seat is not None
-        phase_before = seat.game.phase
         try:
             handler(request, seat, **kwargs)
         except ServiceError as error:
@@ -307,10 +311,6 @@ def seat_post(handler: SeatHandler) -> Callable[..., HttpResponse]:
         seat.game.refresh_from_db()
         if not getattr(request, "htmx", False):
             return HttpResponseRedirect(reverse("game", args=[seat.game.code]))
-        if seat.game.phase != phase_before:
-            response = HttpResponse(status=204)
-            response["HX-Refresh"] = "true"
-            return response
         return _render_game(request, seat)
 
     return view

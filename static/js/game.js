@@ -29,9 +29,19 @@
       if (left <= 0 && !el.dataset.expired) {
         el.dataset.expired = "1";
         // The server moves the game on by itself; ask for the new state a moment later.
-        setTimeout(refreshStatus, 1200);
+        setTimeout(catchUp, 1200);
       }
     });
+  }
+
+  // Over the socket when it is live (the answer carries the new panel if the phase changed),
+  // else by fetching the status box.
+  function catchUp() {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ type: "sync", after: lastChatId }));
+    } else {
+      refreshStatus();
+    }
   }
 
   function refreshStatus() {
@@ -112,7 +122,9 @@
     // First connection: only what came after the page was drawn. After a drop: the recent
     // history again (lines are keyed by id, so nothing doubles and nothing is missed).
     const after = attempts === 0 && !everConnected ? lastChatId : 0;
-    socket = new WebSocket(scheme + location.host + root.dataset.ws + "?after=" + after);
+    // The phase the page shows: if the game has moved on, the server sends the new panel.
+    const query = "?after=" + after + "&phase=" + encodeURIComponent(root.dataset.phase || "");
+    socket = new WebSocket(scheme + location.host + root.dataset.ws + query);
     socket.addEventListener("open", function () {
       attempts = 0;
       everConnected = true;
@@ -151,25 +163,65 @@
     tick();
   }
 
+  // Phases in the order a game goes through them; a panel never replaces a later one.
+  const PHASE_ORDER = ["lobby", "night", "day", "voting", "reveal", "cancelled"];
+
+  function isOlderPhase(phase, than) {
+    return PHASE_ORDER.indexOf(phase) < PHASE_ORDER.indexOf(than);
+  }
+
+  // Replace the whole panel (role message, forms, report) with the one the server built for
+  // this player in the new phase, instead of reloading the page.
+  function swapPanel(html) {
+    const panel = document.getElementById("panel");
+    if (!panel || !html) return false;
+    panel.outerHTML = html;
+    const fresh = document.getElementById("panel");
+    if (fresh && window.htmx) window.htmx.process(fresh);
+    panelChanged();
+    return true;
+  }
+
+  // Bring the page around the panel (its phase, the header, the chat box) up to the phase of
+  // the panel now shown, whether it came over the socket or as the answer to a form.
+  function panelChanged() {
+    const root = document.getElementById("game");
+    const panel = document.getElementById("panel");
+    if (!root || !panel || !panel.dataset.phase) return;
+    root.dataset.phase = panel.dataset.phase;
+    const label = document.getElementById("phase-label");
+    if (label) {
+      label.textContent = panel.dataset.phaseLabel || panel.dataset.phase;
+      label.className = "phase phase-" + panel.dataset.phase;
+    }
+    setChatOpen(panel.dataset.chatOpen === "yes");
+    setUpCopyFields();
+    tick();
+  }
+
+  // A frame for the page: the new panel when the phase changed, else the status box.
+  function applyState(msg, root) {
+    syncClock(msg.now);
+    setChatOpen(msg.chat_open);
+    if (msg.panel_html) {
+      if (!isOlderPhase(msg.phase, root.dataset.phase)) swapPanel(msg.panel_html);
+      return true;
+    }
+    if (msg.phase !== root.dataset.phase) {
+      location.reload(); // a server that sends no panel: fall back to a fresh page
+      return false;
+    }
+    swapStatus(msg.html);
+    return true;
+  }
+
   function handle(msg, root) {
     if (msg.type === "hello") {
-      syncClock(msg.now);
-      setChatOpen(msg.chat_open);
-      if (msg.phase !== root.dataset.phase) {
-        location.reload();
-        return;
-      }
-      (msg.history || []).forEach(addChatLine);
-      swapStatus(msg.status_html);
+      if (applyState(msg, root)) (msg.history || []).forEach(addChatLine);
     } else if (msg.type === "chat") {
       addChatLine(msg);
     } else if (msg.type === "status") {
-      syncClock(msg.now);
-      if (msg.phase !== root.dataset.phase) {
-        location.reload();
-        return;
-      }
-      swapStatus(msg.html);
+      applyState(msg, root);
     } else if (msg.type === "error") {
       showChatError(msg.message);
     } else if (msg.type === "sent") {
@@ -229,10 +281,14 @@
         event.preventDefault();
       }
     });
-    document.body.addEventListener("htmx:afterSwap", function () {
-      setUpCopyFields();
-      tick();
+    // A form's answer that is older than what the page shows (a push overtook it) is dropped.
+    document.body.addEventListener("htmx:beforeSwap", function (event) {
+      const phase = event.detail.xhr.getResponseHeader("X-Game-Phase");
+      if (root && phase && isOlderPhase(phase, root.dataset.phase)) {
+        event.detail.shouldSwap = false;
+      }
     });
+    document.body.addEventListener("htmx:afterSwap", panelChanged);
   });
   window.addEventListener("pagehide", function () {
     pageClosing = true;

@@ -23,15 +23,14 @@ PAGE_KINDS = {
     "join page",
     "join POST",
     "lobby",
-    "status",
     "start POST",
-    "night page",
+    "night panel push",
     "action POST",
-    "day page",
+    "day panel push",
     "ready POST",
-    "voting page",
+    "voting panel push",
     "vote POST",
-    "reveal page",
+    "reveal panel push",
 }
 
 pytestmark = pytest.mark.skipif(

@@ -228,6 +228,10 @@ def test_full_game_five_players(
         expect(host.locator("#status .seats")).to_contain_text(name)
     shots.take("lobby", pages)
 
+    # A mark in each page's window: it survives only as long as the page is not reloaded.
+    for page in pages.values():
+        page.evaluate("window.sameDocument = true")
+
     # --- The host deals the suggested deck ----------------------------------------------------
     with host.expect_response(lambda response: response.url.endswith("/deck")):
         host.get_by_role("button", name="Use the suggested deck").click()
@@ -395,6 +399,15 @@ def test_full_game_five_players(
         # The secret messages are gone; the whole truth is in the table instead.
         expect(page.locator("#role-message")).to_have_count(0)
         expect(page.locator("#night-report")).to_have_count(0)
+
+    # Pages with a websocket went through every phase without a reload: each new panel came
+    # over the socket, and the header and chat box followed it.
+    for name, page in pages.items():
+        expect(page.locator("#phase-label")).to_have_text("Reveal")
+        expect(page.locator("#game")).to_have_attribute("data-phase", "reveal")
+        expect(page.get_by_label("Chat message")).to_be_visible()
+        if PLAYERS[name][1]:
+            assert page.evaluate("window.sameDocument === true"), f"{name}'s page was reloaded"
 
     shots.report()
     for entry in player_pages:

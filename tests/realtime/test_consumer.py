@@ -752,14 +752,26 @@ async def test_status_pushes_carry_the_new_phase_and_never_another_seats_secrets
         phases = [f["phase"] for f in frames]
         assert {Phase.NIGHT, Phase.DAY, Phase.VOTING} <= set(phases)
         assert phases == sorted(phases, key=[Phase.NIGHT, Phase.DAY, Phase.VOTING].index)
+        shown_phase = Phase.LOBBY
         for frame in frames:
-            shown = visible_text(frame["html"])
-            assert f'data-phase="{frame["phase"]}"' in frame["html"]
+            # The first frame of a phase carries the seat's whole new panel (the page swaps it
+            # in instead of reloading); later ones only the status box.
+            new_phase = frame["phase"] != shown_phase
+            assert ("panel_html" in frame) is new_phase and ("html" in frame) is not new_phase
+            markup = frame["panel_html"] if new_phase else frame["html"]
+            shown_phase = frame["phase"]
+            shown = visible_text(markup)
+            assert f'data-phase="{frame["phase"]}"' in markup
             assert frame["chat_open"] is (frame["phase"] == Phase.DAY)
+            if new_phase:
+                own_role = secrets_of[name][0]
+                assert own_role in shown, (name, frame["phase"])  # the seat's own role message
+                assert 'id="status"' in markup
             for other in TRIO:
                 if other == name:
                     continue
-                for secret in secrets_of[other]:
+                # (Sentences every role message shares are no secret of the other's.)
+                for secret in set(secrets_of[other]) - set(secrets_of[name]):
                     assert secret not in shown, (name, other, secret)
         day_frames = [f for f in frames if f["phase"] == Phase.DAY]
         assert "1 of 3 players are ready to vote." in visible_text(day_frames[-1]["html"])

@@ -909,7 +909,8 @@ async def test_the_audit_catches_a_leak_planted_in_websocket_frames(
     def leaky(template: str, context: dict[str, Any]) -> str:
         html = real(template, context)
         view = context["view"]
-        other = Seat.objects.filter(game=view.game).exclude(pk=view.me_id).exclude(start_role="")
+        me_id = view.me.pk if hasattr(view, "me") else view.me_id  # a panel, or a status box
+        other = Seat.objects.filter(game=view.game).exclude(pk=me_id).exclude(start_role="")
         card = other.values_list("start_role", flat=True).first()
         return html + (f'<!-- {card} --><i class="team-{card}"></i>' if card else "")
 

@@ -252,10 +252,13 @@ def test_night_action_posts() -> None:
     assert response.status_code == 200
     assert raw(response).lstrip().startswith('<section id="panel" data-phase="night"')
     assert "Your action is in." in raw(response)
-    # htmx, the last action moves the game on: the whole page must reload.
+    # htmx, the last action moves the game on: the panel of the day, which says its phase (game.js
+    # updates the header and the chat box from it).
     response = clients["Cat"].post(url("night_action", table.code), {"no_action": "1"}, **HTMX)
-    assert response.status_code == 204
-    assert response["HX-Refresh"] == "true"
+    assert response.status_code == 200
+    assert raw(response).lstrip().startswith('<section id="panel" data-phase="day"')
+    assert response["X-Game-Phase"] == "day"
+    assert 'data-chat-open="yes"' in raw(response)
     assert table.phase() == Phase.DAY
     actions = {a.seat.name: a.targets for a in NightAction.objects.select_related("seat")}
     assert actions == {"Ann": ["middle"], "Ben": ["left", "right"], "Cat": []}
@@ -431,8 +434,10 @@ def test_ready_out_of_phase_is_409(phase: str) -> None:
 def test_host_ends_the_day() -> None:
     table = play_to(Phase.DAY)
     response = client_for(table, "Ann").post(url("end_day", table.code), **HTMX)
-    assert response.status_code == 204
-    assert response["HX-Refresh"] == "true"
+    assert response.status_code == 200
+    assert raw(response).lstrip().startswith('<section id="panel" data-phase="voting"')
+    assert response["X-Game-Phase"] == "voting"
+    assert 'data-chat-open="no"' in raw(response)
     assert table.phase() == Phase.VOTING
 
 
@@ -456,8 +461,10 @@ def test_votes_through_the_page_bring_the_reveal() -> None:
     response = client_for(table, "Cat").post(
         url("vote", table.code), {"target": table.seats["Ann"].pk}, **HTMX
     )
-    assert response.status_code == 204
-    assert response["HX-Refresh"] == "true"
+    assert response.status_code == 200
+    assert raw(response).lstrip().startswith('<section id="panel" data-phase="reveal"')
+    assert response["X-Game-Phase"] == "reveal"
+    assert 'id="reveal"' in raw(response)
     assert table.phase() == Phase.REVEAL
     assert Vote.objects.count() == 3
 
