@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -22,7 +22,15 @@ from django.utils import timezone
 from games import services
 from games.broadcast import game_group
 from games.models import ChatMessage, Game, Phase, Seat
-from games.selectors import CHAT_HISTORY, read_table, seat_view, status_view, table_status
+from games.selectors import (
+    CHAT_HISTORY,
+    TableRead,
+    TableStatus,
+    read_table,
+    seat_view,
+    status_view,
+    table_status,
+)
 
 log = logging.getLogger(__name__)
 
@@ -53,14 +61,6 @@ def _chat_history(game_id: int, after: int) -> list[dict[str, Any]]:
     ]
 
 
-# One read of a table per change, shared by all the pages of that game this process serves:
-# a move in an 8-player game costs one read, not eight. Keyed by (what, game id, change id);
-# entries live a few seconds, long enough for every consumer of the group to take its copy.
-_SHARED_TTL = 5.0
-_shared: dict[tuple[str, int, str], tuple[float, Any]] = {}
-_shared_lock = threading.Lock()
-
-
 def _current_game(game_id: int) -> Game | None:
     """The game as stored, moved on first if its deadline has passed (as a page load does)."""
     game = Game.objects.filter(pk=game_id).first()
@@ -70,37 +70,63 @@ def _current_game(game_id: int) -> Game | None:
     return game
 
 
-def _shared_read[T](what: str, game_id: int, change: str, read: Callable[[Game], T]) -> T | None:
-    """`read(game)` for this change, done once per process and shared; not shared without a
-    change id (a hello reads for itself)."""
-    now = time.monotonic()
-    key = (what, game_id, change)
-    with _shared_lock:
-        hit = _shared.get(key)
-        if hit is not None and now - hit[0] < _SHARED_TTL:
-            return hit[1]
-        if len(_shared) > 500:
-            for old in [k for k, (t, _) in _shared.items() if now - t >= _SHARED_TTL]:
-                del _shared[old]
+# --- Reads and renders (sync: they run on the database thread) --------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PublicStatus:
+    """A table's public status after a change, and, outside the lobby, its status box: there
+    it reads the same for every seat (a clock and a count), so it is rendered once."""
+
+    table: TableStatus
+    html: str | None
+
+
+def _read_status(game_id: int) -> PublicStatus | None:
     game = _current_game(game_id)
     if game is None:
         return None
-    value = read(game)
-    if change:
-        with _shared_lock:
-            _shared[key] = (now, value)
-    return value
+    table = table_status(game)
+    html = None
+    if game.phase != Phase.LOBBY:  # the lobby's box names "you" and has the host's buttons
+        view = status_view(table, seat_id=0, is_host=False)
+        html = render_to_string("games/game.html#status", {"view": view, "Phase": Phase})
+    return PublicStatus(table, html)
 
 
-def _panel_message(
-    game_id: int, seat_id: int, csrf_token: str, change: str, site_root: str
+def _read_table(game_id: int) -> TableRead | None:
+    game = _current_game(game_id)
+    return None if game is None else read_table(game)
+
+
+def _status_frame(
+    status: PublicStatus, seat_id: int, is_host: bool, csrf_token: str
+) -> dict[str, Any]:
+    """A "status" frame: the seat's status box, for a page that shows the table's phase."""
+    view = status_view(status.table, seat_id=seat_id, is_host=is_host)
+    html = status.html
+    if html is None:
+        html = render_to_string(
+            "games/game.html#status", {"view": view, "Phase": Phase, "csrf_token": csrf_token}
+        )
+    return {
+        "type": "status",
+        "phase": view.phase,
+        "now": view.now.isoformat(),
+        "deadline": view.game.deadline.isoformat() if view.game.deadline else None,
+        "chat_open": view.phase in services.CHAT_PHASES,
+        "html": html,
+    }
+
+
+def _panel_frame(
+    table: TableRead, seat_id: int, csrf_token: str, site_root: str
 ) -> dict[str, Any] | None:
-    """The seat's whole panel (role message, forms, report...), for a page that shows another
-    phase: it swaps the panel in place of a reload. Built from one shared read of the table,
-    and for this seat only (`seat_view` leaves out what the seat may not know)."""
-    table = _shared_read("table", game_id, change, read_table)
-    me = next((s for s in table.seats if s.pk == seat_id), None) if table else None
-    if table is None or me is None:
+    """A "status" frame with the seat's whole panel (role message, forms, report...), for a
+    page that shows another phase: the page swaps it in instead of reloading. `seat_view`
+    builds it for this seat only; None if the seat is not at the table."""
+    me = next((s for s in table.seats if s.pk == seat_id), None)
+    if me is None:
         return None
     view = seat_view(me, table=table, with_chat=False)
     html = render_to_string(
@@ -117,34 +143,45 @@ def _panel_message(
     }
 
 
-def _status_message(
-    game_id: int,
-    seat_id: int,
-    is_host: bool,
-    csrf_token: str,
-    change: str,
-    page_phase: str = "",
-    site_root: str = "",
-) -> dict[str, Any] | None:
-    """What the seat's page needs after a change: in the phase the page shows, its own status
-    fragment, rendered from the shared public status; in another phase, its new panel."""
-    table = _shared_read("status", game_id, change, table_status)
-    if table is None or not any(pk == seat_id for pk, _, _ in table.seats):
-        return None
-    if table.game.phase != page_phase:
-        return _panel_message(game_id, seat_id, csrf_token, change, site_root)
-    view = status_view(table, seat_id=seat_id, is_host=is_host)
-    html = render_to_string(
-        "games/game.html#status", {"view": view, "Phase": Phase, "csrf_token": csrf_token}
-    )
-    return {
-        "type": "status",
-        "phase": view.phase,
-        "now": view.now.isoformat(),
-        "deadline": view.game.deadline.isoformat() if view.game.deadline else None,
-        "chat_open": view.phase in services.CHAT_PHASES,
-        "html": html,
-    }
+def _seated(status: PublicStatus, seat_id: int) -> bool:
+    return any(pk == seat_id for pk, _, _ in status.table.seats)
+
+
+# --- Reads shared by the pages of a game -------------------------------------------------------
+
+# Every page of a game hears of each change at the same moment. The first to ask reads the
+# table (on the database thread) and the others await that same read, on the event loop: a move
+# in an 8-player game costs one read, and outside the lobby one render of the status box, not
+# eight. Keyed by (what, game id, change id); entries live a few seconds, long enough for every
+# page of the game to take its copy.
+_SHARED_TTL = 5.0
+_shared: dict[tuple[str, int, str], tuple[float, asyncio.Future[Any]]] = {}
+
+
+async def _shared_read[T](what: str, game_id: int, change: str, read: Callable[[int], T]) -> T:
+    """`read(game_id)` once per change and process, on the database thread; a change id of ""
+    (a page catching up by itself) is never shared."""
+    if not change:
+        return await database_sync_to_async(read)(game_id)
+    now = time.monotonic()
+    key = (what, game_id, change)
+    hit = _shared.get(key)
+    if hit is not None and now - hit[0] < _SHARED_TTL:
+        return await asyncio.shield(hit[1])
+    if len(_shared) > 500:
+        for old in [k for k, (t, _) in _shared.items() if now - t >= _SHARED_TTL]:
+            del _shared[old]
+    future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    _shared[key] = (now, future)
+    try:
+        value = await database_sync_to_async(read)(game_id)
+    except BaseException as error:
+        _shared.pop(key, None)  # the next page tries again
+        future.set_exception(error)
+        future.exception()  # retrieved here, so no waiter-less future is logged
+        raise
+    future.set_result(value)
+    return value
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -165,6 +202,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             # Accept, then close with a code the page understands, so it stops retrying.
             await self.close(code=CLOSE_NOT_SEATED)
             return
+        self._seat = seat
         self.seat_id = seat.pk
         self.seat_name = seat.name
         self.game_id = seat.game_id
@@ -197,38 +235,42 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 return value[:32]
         return ""
 
-    def _hello(self, after: int, page_phase: str | None) -> dict[str, Any] | None:
-        """Everything a (re)connecting page needs to catch up: phase, clock, its status
-        fragment (so it need not fetch it), its new panel when the game has moved on since
-        the page was drawn, and the chat it has not seen. None: the seat is gone."""
-        game = Game.objects.filter(pk=self.game_id).first()
-        if game is None:
+    async def _state_frame(self, change: str, page_phase: str | None) -> dict[str, Any] | None:
+        """What this page needs after `change` ("": catching up by itself): its status box
+        while the game is in the phase the page shows (None: whatever phase it is in), its new
+        panel when the game has moved on. None: the seat is no longer at the table."""
+        status = await _shared_read("status", self.game_id, change, _read_status)
+        if status is None or not _seated(status, self.seat_id):
             return None
-        status = _status_message(
-            self.game_id,
-            self.seat_id,
-            self.is_host,
-            self._csrf,
-            change="",
-            page_phase=game.phase if page_phase is None else page_phase,
-            site_root=self._site_root,
+        if status.table.game.phase == (page_phase or status.table.game.phase):
+            if status.html is not None:  # the same box for every seat: nothing to render
+                return _status_frame(status, self.seat_id, self.is_host, self._csrf)
+            return await database_sync_to_async(_status_frame)(
+                status, self.seat_id, self.is_host, self._csrf
+            )
+        table = await _shared_read("table", self.game_id, change, _read_table)
+        if table is None:
+            return None
+        return await database_sync_to_async(_panel_frame)(
+            table, self.seat_id, self._csrf, self._site_root
         )
-        if status is None:
-            return None
-        return {
-            **status,
-            "type": "hello",
-            "history": [
-                {**m, "mine": m["seat_id"] == self.seat_id} for m in _chat_history(game.pk, after)
-            ],
-        }
 
     async def _send_hello(self, after: int) -> dict[str, Any] | None:
+        """Everything a (re)connecting page needs to catch up: phase, clock, its status box
+        (so it need not fetch it), its new panel when the game has moved on since the page was
+        drawn, and the chat it has not seen. None: the seat is gone."""
+        frame = await self._state_frame("", self._page_phase)
+        if frame is None:
+            return None
         after = min(after, 2**62)  # ids fit in 63 bits; larger means "after all"
-        hello = await database_sync_to_async(self._hello)(after, self._page_phase)
-        if hello is not None:
-            self._page_phase = hello["phase"]
-            await self.send_json(hello)
+        history = await database_sync_to_async(_chat_history)(self.game_id, after)
+        hello = {
+            **frame,
+            "type": "hello",
+            "history": [{**m, "mine": m["seat_id"] == self.seat_id} for m in history],
+        }
+        self._page_phase = hello["phase"]
+        await self.send_json(hello)
         return hello
 
     async def disconnect(self, code: int) -> None:
@@ -267,16 +309,17 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return None
 
     def _post(self, text: object) -> None:
-        seat = Seat.objects.select_related("game").get(pk=self.seat_id)
-        services.chat_post(seat=seat, text=text, runs_cache=self._runs_cache)
+        # The seat as read at connect: chat_post checks, in its transaction, that it is still
+        # at the table (NotAllowedError if not).
+        services.chat_post(seat=self._seat, text=text, runs_cache=self._runs_cache)
 
     async def _chat(self, text: object) -> None:
         try:
             await database_sync_to_async(self._post)(text)
+        except services.NotAllowedError:
+            await self.close(code=CLOSE_NOT_SEATED)  # removed from the table meanwhile
         except services.ServiceError as error:
             await self.send_json({"type": "error", "message": str(error)})
-        except Seat.DoesNotExist:
-            await self.close(code=CLOSE_NOT_SEATED)
         else:
             await self.send_json({"type": "sent"})
 
@@ -307,15 +350,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await asyncio.sleep(STATUS_COALESCE_SECONDS)
             self._status_dirty = False
             try:
-                message = await database_sync_to_async(_status_message)(
-                    self.game_id,
-                    self.seat_id,
-                    self.is_host,
-                    self._csrf,
-                    self._change,
-                    self._page_phase or "",
-                    self._site_root,
-                )
+                message = await self._state_frame(self._change, self._page_phase)
             except Exception:
                 log.exception("Could not render the status of seat %s", self.seat_id)
                 return

@@ -322,10 +322,19 @@ def deal_of(game: Game, seats: Iterable[Seat], centre: Iterable[CentreCard]) -> 
 
 
 def _seat_in_game(seat: Seat) -> Game:
-    game = _locked_game(seat.game_id)
-    if not Seat.objects.filter(pk=seat.pk, game=game).exists():
+    """The seat's game, locked as `_locked_game` does, if the seat is still at its table.
+
+    One query: the seat's row joined to its game, with only the game's row locked.
+    """
+    current = (
+        Seat.objects.select_related("game")
+        .select_for_update(of=("game",))
+        .filter(pk=seat.pk, game_id=seat.game_id)
+        .first()
+    )
+    if current is None:
         raise NotAllowedError("You are not seated in this game.")
-    return game
+    return current.game
 
 
 def _load_table(game: Game) -> tuple[list[Seat], list[CentreCard], engine.Deal]:

@@ -147,7 +147,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channels -------------------------------------------------------------------------------
 # REDIS_URL selects channels-redis so several server processes share groups (docs/deploy.md);
-# without it the in-memory layer serves one process.
+# without it the in-memory layer serves one process (Channels' own, with a cheaper expiry sweep:
+# onenight/layers.py).
 if os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
@@ -156,7 +157,7 @@ if os.environ.get("REDIS_URL"):
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "onenight.layers.SweepingInMemoryChannelLayer"}}
 
 # Each server process moves games on when a stored deadline passes (games/ticker.py).
 DEADLINE_TICKER = env_bool("ONENIGHT_TICKER", default=True)

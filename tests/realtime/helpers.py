@@ -69,13 +69,15 @@ class SocketOpener:
         *,
         cookie: str | None = None,
         after: str | int | None = None,
+        phase: str | None = None,
         origin: bytes | None = ORIGIN,
         host: bytes = b"testserver",
         app: Any = None,
     ) -> WebsocketCommunicator:
         path = f"/ws/game/{code}/"
-        if after is not None:
-            path += f"?after={after}"
+        query = [f"after={after}"] * (after is not None) + [f"phase={phase}"] * (phase is not None)
+        if query:
+            path += "?" + "&".join(query)
         headers: list[tuple[bytes, bytes]] = [(b"host", host)]
         if cookie is not None:
             headers.append((b"cookie", cookie.encode()))
@@ -91,14 +93,16 @@ class SocketOpener:
         session: Mapping[str, Any] | None,
         *,
         after: str | int | None = None,
+        phase: str | None = None,
         extra_cookies: str = "",
     ) -> WebsocketCommunicator:
-        """Connect with a session holding `session` (None: no cookie at all); must be accepted."""
+        """Connect with a session holding `session` (None: no cookie at all); must be accepted.
+        `phase`: the phase the page says it shows."""
         cookie = None
         if session is not None:
             key = await database_sync_to_async(new_session)(session)
             cookie = f"sessionid={key}{extra_cookies}"
-        comm = self.communicator(code, cookie=cookie, after=after)
+        comm = self.communicator(code, cookie=cookie, after=after, phase=phase)
         connected, _ = await comm.connect(timeout=WAIT)
         assert connected, "the consumer accepts every connection before checking the seat"
         return comm
@@ -109,6 +113,7 @@ class SocketOpener:
         name: str,
         *,
         after: str | int | None = None,
+        phase: str | None = None,
         path_code: str | None = None,
         extra_cookies: str = "",
     ) -> tuple[WebsocketCommunicator, Frame]:
@@ -117,6 +122,7 @@ class SocketOpener:
             path_code or table.code,
             {"seats": {table.code: table.seats[name].token}},
             after=after,
+            phase=phase,
             extra_cookies=extra_cookies,
         )
         hello = await comm.receive_json_from(timeout=WAIT)

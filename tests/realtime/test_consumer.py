@@ -784,10 +784,10 @@ async def test_a_change_during_a_status_render_is_not_lost(sockets: SocketOpener
     reading the database must still lead to a later status that shows it."""
     table = await db(create_lobby)(("Ann", "Ben"))
     ben, _ = await sockets.seat(table, "Ben")
-    real_status = consumers._status_message
+    real_status = consumers._read_status
     calls = 0
 
-    def status_then_join(*args: Any) -> dict[str, Any] | None:
+    def status_then_join(*args: Any) -> consumers.PublicStatus | None:
         nonlocal calls
         calls += 1
         message = real_status(*args)
@@ -797,7 +797,7 @@ async def test_a_change_during_a_status_render_is_not_lost(sockets: SocketOpener
             time.sleep(0.2)  # the consumer hears of it while this render is still running
         return message
 
-    with mock.patch.object(consumers, "_status_message", status_then_join):
+    with mock.patch.object(consumers, "_read_status", status_then_join):
         await db(services.seat_join)(
             game=table.game, name="Cat", rules_phrase=services.RULES_PHRASE
         )
@@ -805,3 +805,58 @@ async def test_a_change_during_a_status_render_is_not_lost(sockets: SocketOpener
         assert "Cat" in first["html"] and "Dan" not in first["html"]
         latest, _ = await receive_until(ben, lambda f: is_status()(f) and "Dan" in f["html"])
     assert "Dan" in latest["html"]
+
+
+async def test_a_page_that_shows_an_old_phase_gets_its_new_panel_in_the_hello(
+    sockets: SocketOpener,
+) -> None:
+    """A page drawn in the lobby whose socket (re)connects at night: the hello carries the
+    seat's night panel, with its own role and action form, so the page need not reload."""
+    table = await db(table_in)(Phase.NIGHT)
+    ben_role = (await db(secret_texts)(table, "Ben"))[0]
+    cat_role = (await db(secret_texts)(table, "Cat"))[0]
+    _, hello = await sockets.seat(table, "Ben", phase=Phase.LOBBY)
+    assert hello["phase"] == Phase.NIGHT and "html" not in hello
+    panel = visible_text(hello["panel_html"])
+    assert ben_role in panel and cat_role not in panel
+    assert 'data-phase="night"' in hello["panel_html"]
+    # A page that already shows the night gets only its status box.
+    _, hello = await sockets.seat(table, "Cat", phase=Phase.NIGHT)
+    assert "panel_html" not in hello and 'id="status"' in hello["html"]
+    # A page that names no phase (or a bogus one) is taken to show the current phase.
+    _, hello = await sockets.seat(table, "Ann", phase="bogus")
+    assert "panel_html" not in hello and hello["phase"] == Phase.NIGHT
+
+
+async def test_the_pages_of_a_game_share_one_read_per_change(sockets: SocketOpener) -> None:
+    """A change is read once for all the game's pages this process serves (and, outside the
+    lobby, its status box rendered once); a phase change reads the table once for all panels."""
+    table = await db(table_in)(Phase.NIGHT)
+    socks = {name: (await sockets.seat(table, name, phase=Phase.NIGHT))[0] for name in TRIO}
+    reads: list[str] = []
+    real_status, real_table = consumers._read_status, consumers._read_table
+
+    def counted_status(game_id: int) -> consumers.PublicStatus | None:
+        reads.append("status")
+        return real_status(game_id)
+
+    def counted_table(game_id: int) -> Any:
+        reads.append("table")
+        return real_table(game_id)
+
+    with (
+        mock.patch.object(consumers, "_read_status", counted_status),
+        mock.patch.object(consumers, "_read_table", counted_table),
+    ):
+        await db(services.night_action_submit)(seat=table.seats["Ann"], targets=["left"])
+        for comm in socks.values():
+            frame, _ = await receive_until(comm, is_status(Phase.NIGHT))
+            assert "1 of 3 players have sent" in visible_text(frame["html"])
+        assert reads == ["status"]
+        reads.clear()
+        await db(services.night_action_submit)(seat=table.seats["Ben"], targets=["Ann"])
+        await db(services.night_action_submit)(seat=table.seats["Cat"], targets=[])
+        for name, comm in socks.items():
+            frame, _ = await receive_until(comm, is_status(Phase.DAY))
+            assert "panel_html" in frame, name
+        assert reads.count("table") == 1
