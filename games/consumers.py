@@ -8,12 +8,14 @@ secrets (games/broadcast); everything seat-specific is built here, per connectio
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.template.loader import render_to_string
@@ -35,8 +37,12 @@ from games.selectors import (
 log = logging.getLogger(__name__)
 
 CLOSE_NOT_SEATED = 4403
-# Several changes in quick succession (a burst of votes) become one re-render per page.
+# Several changes in quick succession become one update per page. A change of phase (or of
+# who sits at the table) goes out after a short pause; counts of actions, "ready"s and votes
+# sent can wait a little longer, so that a table voting at once costs each page a frame or two.
 STATUS_COALESCE_SECONDS = 0.05
+PROGRESS_COALESCE_SECONDS = 0.25
+PROGRESS_EVENTS = frozenset({"night-progress", "ready", "vote-progress"})
 
 
 def _seat_from_session(session: Any, code: str) -> Seat | None:
@@ -192,6 +198,20 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     code: str
     group: str
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Run the handler of `message` (a frame from the page or a group event).
+
+        Channels' own dispatch first hops to the database thread to close stale connections,
+        for every message: each chat line a page receives waited its turn behind page requests
+        and renders on that one thread (docs/benchmarks.md). Every handler here reaches the
+        database only through `database_sync_to_async`, which does that same check around each
+        call (channels/db.py), so the hop is skipped.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self) -> None:
         self.code = str(self.scope["url_route"]["kwargs"]["code"]).upper()
         seat = await database_sync_to_async(_seat_from_session)(
@@ -212,6 +232,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self._runs_cache: dict[str, frozenset[tuple[str, ...]]] = {}
         self._status_task: asyncio.Task[None] | None = None
         self._status_dirty = False
+        self._status_urgent = asyncio.Event()
         self._csrf = str(self.scope.get("cookies", {}).get("csrftoken", ""))
         # The Origin passed SameOriginValidator: it is this site as the browser sees it, the
         # root of the invite and rejoin links in a pushed panel.
@@ -342,12 +363,19 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         # render follows: no change is ever lost, and a burst costs at most two renders.
         self._status_dirty = True
         self._change = str(event.get("change", ""))
+        if event.get("event") not in PROGRESS_EVENTS:
+            self._status_urgent.set()
         if self._status_task is None or self._status_task.done():
             self._status_task = asyncio.create_task(self._send_status())
 
     async def _send_status(self) -> None:
         while self._status_dirty:
-            await asyncio.sleep(STATUS_COALESCE_SECONDS)
+            # Progress waits up to PROGRESS_COALESCE_SECONDS, cut short by a change of phase.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._status_urgent.wait(), PROGRESS_COALESCE_SECONDS)
+            if self._status_urgent.is_set():
+                await asyncio.sleep(STATUS_COALESCE_SECONDS)
+            self._status_urgent.clear()
             self._status_dirty = False
             try:
                 message = await self._state_frame(self._change, self._page_phase)

@@ -109,12 +109,11 @@ def _render_game(
     request: HttpRequest, seat: Seat, *, error: str | None = None, status: int = 200
 ) -> HttpResponse:
     """The seat's game page, or just its panel for htmx requests."""
-    view = seat_view(seat)
+    panel_only = bool(getattr(request, "htmx", False)) and not request.htmx.history_restore_request
+    view = seat_view(seat, with_chat=not panel_only)  # the chat is outside the panel
     site_root = f"{request.scheme}://{request.get_host()}"
     context = {"view": view, "error": error, "Phase": Phase, "site_root": site_root}
-    template = "games/game.html"
-    if getattr(request, "htmx", False) and not request.htmx.history_restore_request:
-        template = "games/game.html#panel"
+    template = "games/game.html#panel" if panel_only else "games/game.html"
     response = render(request, template, context, status=status)
     # game.js drops a panel older than the one a websocket push has already shown.
     response["X-Game-Phase"] = view.phase

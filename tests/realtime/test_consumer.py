@@ -17,11 +17,13 @@ from unittest import mock
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
 
 from games import consumers, engine, services
+from games.broadcast import game_group
 from games.engine.messages import RoleMessage, night_report, role_message
 from games.models import ChatMessage, Game, NightAction, Phase, Seat
 from tests.factories import (
@@ -860,3 +862,29 @@ async def test_the_pages_of_a_game_share_one_read_per_change(sockets: SocketOpen
             frame, _ = await receive_until(comm, is_status(Phase.DAY))
             assert "panel_html" in frame, name
         assert reads.count("table") == 1
+
+
+async def test_a_chat_line_reaches_a_page_while_the_database_thread_is_busy(
+    sockets: SocketOpener,
+) -> None:
+    """Delivering a line to a page needs nothing from the database thread (which serves page
+    requests and renders one at a time), so a busy thread does not hold the chat up."""
+    table = await db(create_lobby)(TRIO)
+    ben, _ = await sockets.seat(table, "Ben")
+    busy = asyncio.create_task(database_sync_to_async(time.sleep)(1.0))
+    await asyncio.sleep(0.1)  # the database thread is asleep now
+    line = {
+        "type": "chat.message",
+        "id": 1,
+        "seat_id": table.seats["Ann"].pk,
+        "name": "Ann",
+        "text": "hello",
+        "sent_at": timezone.now().isoformat(),
+    }
+    started = time.monotonic()
+    await get_channel_layer().group_send(game_group(table.code), line)
+    frame = await ben.receive_json_from(timeout=0.5)
+    assert frame["type"] == "chat" and frame["text"] == "hello"
+    assert time.monotonic() - started < 0.5
+    assert not busy.done()
+    await busy
