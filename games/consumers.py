@@ -33,13 +33,15 @@ from games.selectors import (
     status_view,
     table_status,
 )
+from games.worker import urgent
 
 log = logging.getLogger(__name__)
 
 CLOSE_NOT_SEATED = 4403
-# Several changes in quick succession become one update per page. A change of phase (or of
-# who sits at the table) goes out after a short pause; counts of actions, "ready"s and votes
-# sent can wait a little longer, so that a table voting at once costs each page a frame or two.
+# Several changes in quick succession become one update per page. A new phase goes out at once
+# (every player is waiting for it); other changes to the table (who sits at it, the deck) after
+# a short pause that gathers a burst; counts of actions, "ready"s and votes sent can wait a
+# little longer, so that a table voting at once costs each page a frame or two.
 STATUS_COALESCE_SECONDS = 0.05
 PROGRESS_COALESCE_SECONDS = 0.25
 PROGRESS_EVENTS = frozenset({"night-progress", "ready", "vote-progress"})
@@ -232,7 +234,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self._runs_cache: dict[str, frozenset[tuple[str, ...]]] = {}
         self._status_task: asyncio.Task[None] | None = None
         self._status_dirty = False
-        self._status_urgent = asyncio.Event()
+        self._status_urgent = asyncio.Event()  # a change that should not wait 250 ms
+        self._status_now = False  # a new phase: no wait at all
         self._csrf = str(self.scope.get("cookies", {}).get("csrftoken", ""))
         # The Origin passed SameOriginValidator: it is this site as the browser sees it, the
         # root of the invite and rejoin links in a pushed panel.
@@ -336,7 +339,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def _chat(self, text: object) -> None:
         try:
-            await database_sync_to_async(self._post)(text)
+            with urgent():  # ahead of page requests and renders on the worker thread
+                await database_sync_to_async(self._post)(text)
         except services.NotAllowedError:
             await self.close(code=CLOSE_NOT_SEATED)  # removed from the table meanwhile
         except services.ServiceError as error:
@@ -363,19 +367,23 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         # render follows: no change is ever lost, and a burst costs at most two renders.
         self._status_dirty = True
         self._change = str(event.get("change", ""))
-        if event.get("event") not in PROGRESS_EVENTS:
+        kind = event.get("event")
+        if kind == "phase":
+            self._status_now = True
+        if kind not in PROGRESS_EVENTS:
             self._status_urgent.set()
         if self._status_task is None or self._status_task.done():
             self._status_task = asyncio.create_task(self._send_status())
 
     async def _send_status(self) -> None:
         while self._status_dirty:
-            # Progress waits up to PROGRESS_COALESCE_SECONDS, cut short by a change of phase.
+            # Progress waits up to PROGRESS_COALESCE_SECONDS, cut short by any other change.
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._status_urgent.wait(), PROGRESS_COALESCE_SECONDS)
-            if self._status_urgent.is_set():
+            if self._status_urgent.is_set() and not self._status_now:
                 await asyncio.sleep(STATUS_COALESCE_SECONDS)
             self._status_urgent.clear()
+            self._status_now = False
             self._status_dirty = False
             try:
                 message = await self._state_frame(self._change, self._page_phase)

@@ -11,9 +11,17 @@ from django.core.handlers.base import BaseHandler
 from django.http import FileResponse, HttpRequest
 from django.http.response import HttpResponseBase
 
+from games.worker import WorkerThread
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "onenight.settings")
 # Django must be set up before the consumers (and the models they import) are loaded.
 django.setup(set_prefix=False)
+
+# The process's one worker thread (see SharedThread below). It becomes asgiref's single thread
+# executor, the one Channels' database_sync_to_async (consumers, the ticker) sends work to, so
+# page requests and websocket work share it, and chat can go first in line (games/worker.py).
+WORKER = WorkerThread()
+SyncToAsync.single_thread_executor = WORKER
 
 
 class OneHopHandler(ASGIHandler):
@@ -65,7 +73,7 @@ class SharedThread:
         self.app = app
 
     async def __call__(self, scope: dict, receive: object, send: object) -> object:
-        async with ThreadSensitiveContext(executor=SyncToAsync.single_thread_executor):
+        async with ThreadSensitiveContext(executor=WORKER):
             return await self.app(scope, receive, send)  # type: ignore[operator]
 
 
