@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +45,18 @@ CLOSE_NOT_SEATED = 4403
 # little longer, so that a table voting at once costs each page a frame or two.
 STATUS_COALESCE_SECONDS = 0.05
 PROGRESS_COALESCE_SECONDS = 0.25
+# A push that failed (say, the database was briefly unreachable) is tried again a few times.
+STATUS_RETRIES = 3
+STATUS_RETRY_SECONDS = 1.0
+# Phases in the order a game goes through them (game.js has the same list).
+PHASE_ORDER = (
+    Phase.LOBBY,
+    Phase.NIGHT,
+    Phase.DAY,
+    Phase.VOTING,
+    Phase.REVEAL,
+    Phase.CANCELLED,
+)
 PROGRESS_EVENTS = frozenset({"night-progress", "ready", "vote-progress"})
 
 
@@ -162,34 +175,42 @@ def _seated(status: PublicStatus, seat_id: int) -> bool:
 # in an 8-player game costs one read, and outside the lobby one render of the status box, not
 # eight. Keyed by (what, game id, change id); entries live a few seconds, long enough for every
 # page of the game to take its copy.
-_SHARED_TTL = 5.0
-_shared: dict[tuple[str, int, str], tuple[float, asyncio.Future[Any]]] = {}
+_SHARED_TTL = 5.0  # seconds after a read completes
+_shared: dict[tuple[str, int, str], tuple[float, asyncio.Task[Any]]] = {}
+
+
+def _read_done(key: tuple[str, int, str], task: asyncio.Task[Any]) -> None:
+    """A shared read finished: start its time to live, or forget it if it failed (the next
+    page to ask tries again). Its error is marked as seen: the pages awaiting it got it."""
+    if _shared.get(key, (0.0, None))[1] is not task:
+        return  # replaced meanwhile
+    if task.cancelled() or task.exception() is not None:
+        del _shared[key]
+    else:
+        _shared[key] = (time.monotonic(), task)
 
 
 async def _shared_read[T](what: str, game_id: int, change: str, read: Callable[[int], T]) -> T:
     """`read(game_id)` once per change and process, on the database thread; a change id of ""
-    (a page catching up by itself) is never shared."""
+    (a page catching up by itself) is never shared.
+
+    The read runs as a task of its own: a page that goes away while waiting for it (its wait is
+    cancelled) cancels neither the read nor the other pages' waits."""
     if not change:
         return await database_sync_to_async(read)(game_id)
     now = time.monotonic()
     key = (what, game_id, change)
     hit = _shared.get(key)
-    if hit is not None and now - hit[0] < _SHARED_TTL:
+    if hit is not None and (not hit[1].done() or now - hit[0] < _SHARED_TTL):
         return await asyncio.shield(hit[1])
     if len(_shared) > 500:
-        for old in [k for k, (t, _) in _shared.items() if now - t >= _SHARED_TTL]:
+        stale = [k for k, (t, read_task) in _shared.items() if read_task.done()]
+        for old in [k for k in stale if now - _shared[k][0] >= _SHARED_TTL]:
             del _shared[old]
-    future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-    _shared[key] = (now, future)
-    try:
-        value = await database_sync_to_async(read)(game_id)
-    except BaseException as error:
-        _shared.pop(key, None)  # the next page tries again
-        future.set_exception(error)
-        future.exception()  # retrieved here, so no waiter-less future is logged
-        raise
-    future.set_result(value)
-    return value
+    task: asyncio.Task[T] = asyncio.ensure_future(database_sync_to_async(read)(game_id))
+    _shared[key] = (now, task)
+    task.add_done_callback(lambda done: _read_done(key, done))
+    return await asyncio.shield(task)
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -236,6 +257,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self._status_dirty = False
         self._status_urgent = asyncio.Event()  # a change that should not wait 250 ms
         self._status_now = False  # a new phase: no wait at all
+        self._urgent_posts: deque[float] = deque()  # when this socket's recent lines went first
         self._csrf = str(self.scope.get("cookies", {}).get("csrftoken", ""))
         # The Origin passed SameOriginValidator: it is this site as the browser sees it, the
         # root of the invite and rejoin links in a pushed panel.
@@ -293,9 +315,17 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             "type": "hello",
             "history": [{**m, "mine": m["seat_id"] == self.seat_id} for m in history],
         }
-        self._page_phase = hello["phase"]
+        self._shown(hello["phase"])
         await self.send_json(hello)
         return hello
+
+    def _shown(self, phase: str) -> None:
+        """The page now shows `phase`, unless it already shows a later one (a frame built from
+        an older read can go out after a newer one; the page ignores it, and so do we)."""
+        if self._page_phase is None or PHASE_ORDER.index(phase) >= PHASE_ORDER.index(
+            self._page_phase
+        ):
+            self._page_phase = phase
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
@@ -337,9 +367,25 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         # at the table (NotAllowedError if not).
         services.chat_post(seat=self._seat, text=text, runs_cache=self._runs_cache)
 
+    def _may_jump_the_queue(self) -> bool:
+        """Chat goes ahead of other work on the worker thread, but no more lines per socket
+        than the chat's own limit allows: a client flooding its socket gets no precedence over
+        everyone else's pages (its lines are refused by chat_post all the same)."""
+        now = time.monotonic()
+        recent = self._urgent_posts
+        while recent and now - recent[0] > services.CHAT_WINDOW:
+            recent.popleft()
+        if len(recent) >= services.CHAT_BURST:
+            return False
+        recent.append(now)
+        return True
+
     async def _chat(self, text: object) -> None:
         try:
-            with urgent():  # ahead of page requests and renders on the worker thread
+            if self._may_jump_the_queue():
+                with urgent():  # ahead of page requests and renders on the worker thread
+                    await database_sync_to_async(self._post)(text)
+            else:
                 await database_sync_to_async(self._post)(text)
         except services.NotAllowedError:
             await self.close(code=CLOSE_NOT_SEATED)  # removed from the table meanwhile
@@ -376,6 +422,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             self._status_task = asyncio.create_task(self._send_status())
 
     async def _send_status(self) -> None:
+        failures = 0
         while self._status_dirty:
             # Progress waits up to PROGRESS_COALESCE_SECONDS, cut short by any other change.
             with contextlib.suppress(TimeoutError):
@@ -389,9 +436,14 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 message = await self._state_frame(self._change, self._page_phase)
             except Exception:
                 log.exception("Could not render the status of seat %s", self.seat_id)
-                return
+                failures += 1
+                if failures > STATUS_RETRIES:
+                    return  # the page's own poll and its next change catch it up
+                self._status_dirty = True  # try again: the update must not be lost
+                await asyncio.sleep(STATUS_RETRY_SECONDS)
+                continue
             if message is None:
                 await self.close(code=CLOSE_NOT_SEATED)
                 return
-            self._page_phase = message["phase"]
+            self._shown(message["phase"])
             await self.send_json(message)

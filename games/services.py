@@ -321,20 +321,25 @@ def deal_of(game: Game, seats: Iterable[Seat], centre: Iterable[CentreCard]) -> 
     )
 
 
-def _seat_in_game(seat: Seat) -> Game:
-    """The seat's game, locked as `_locked_game` does, if the seat is still at its table.
+def _current_seat(seat: Seat) -> Seat:
+    """The seat as stored now, with its game locked as `_locked_game` does; NotAllowedError if
+    it is no longer at its table.
 
-    One query: the seat's row joined to its game, with only the game's row locked.
+    The seat is read after the lock is taken, so a removal that committed while this waited
+    for the lock is seen (on PostgreSQL a row read in the same statement as the lock would
+    come from before the wait).
     """
-    current = (
-        Seat.objects.select_related("game")
-        .select_for_update(of=("game",))
-        .filter(pk=seat.pk, game_id=seat.game_id)
-        .first()
-    )
+    game = _locked_game(seat.game_id)
+    current = Seat.objects.filter(pk=seat.pk, game=game).first()
     if current is None:
         raise NotAllowedError("You are not seated in this game.")
-    return current.game
+    current.game = game
+    return current
+
+
+def _seat_in_game(seat: Seat) -> Game:
+    """The seat's game, locked, if the seat is still at its table (see `_current_seat`)."""
+    return _current_seat(seat).game
 
 
 def _load_table(game: Game) -> tuple[list[Seat], list[CentreCard], engine.Deal]:
@@ -683,7 +688,10 @@ def chat_post(
     the right texts.
     """
     clean = clean_chat_text(text)
-    game = _seat_in_game(seat)
+    # The stored seat, not the caller's copy: a consumer keeps its Seat from connect, when the
+    # cards may not have been dealt yet.
+    seat = _current_seat(seat)
+    game = seat.game
     if game.phase not in CHAT_PHASES:
         if game.phase == Phase.CANCELLED:
             raise WrongPhaseError("This game was cancelled; its chat is closed.")
@@ -695,7 +703,6 @@ def chat_post(
     if recent >= CHAT_BURST:
         raise ServiceError(f"Slow down: at most {CHAT_BURST} messages every {CHAT_WINDOW} seconds.")
     if game.phase == Phase.DAY:
-        seat.game = game
         runs = runs_cache.get(game.phase) if runs_cache is not None else None
         if runs is None:
             runs = seat_private_runs(seat)

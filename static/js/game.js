@@ -202,9 +202,11 @@
   // A frame for the page: the new panel when the phase changed, else the status box.
   function applyState(msg, root) {
     syncClock(msg.now);
+    // A frame built before the page's newest one can arrive after it: it has nothing to add.
+    if (isOlderPhase(msg.phase, root.dataset.phase)) return true;
     setChatOpen(msg.chat_open);
     if (msg.panel_html) {
-      if (!isOlderPhase(msg.phase, root.dataset.phase)) swapPanel(msg.panel_html);
+      swapPanel(msg.panel_html);
       return true;
     }
     if (msg.phase !== root.dataset.phase) {

@@ -9,7 +9,9 @@ sockets through the in-memory channel layer after the service's transaction comm
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -18,6 +20,7 @@ from unittest import mock
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.db.utils import OperationalError
 from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
@@ -888,3 +891,82 @@ async def test_a_chat_line_reaches_a_page_while_the_database_thread_is_busy(
     assert time.monotonic() - started < 0.5
     assert not busy.done()
     await busy
+
+
+async def test_a_socket_opened_in_the_lobby_still_refuses_quotes_in_the_day(
+    sockets: SocketOpener,
+) -> None:
+    """Pages no longer reload between phases, so a socket opened before the deal is the one
+    that chats in the day: the quoting check must use the cards dealt since."""
+    table = await db(table_in)(Phase.LOBBY)
+    ben, _ = await sockets.seat(table, "Ben", phase=Phase.LOBBY)
+    await db(start_with_deal)(table, THREE)
+    await db(play_night)(table, SEER_LOOKS_AT_ANN)
+    await receive_until(ben, is_status(Phase.DAY))
+    ben_role, ben_report = await db(private_messages)(table, "Ben")
+    for label, text in quote_variants(ben_role, ben_report).items():
+        reply = await send_chat(ben, text)
+        assert reply["type"] == "error", label
+        assert QUOTE_REFUSED in reply["message"], label
+    reply = await send_chat(ben, "I looked at somebody, and I am not telling you who yet.")
+    assert reply["type"] == "sent"
+
+
+async def test_a_shared_read_survives_its_first_caller_going_away() -> None:
+    """The first page to ask for a change's read goes away (its wait is cancelled) while the
+    read runs: the read carries on, the other pages get it, and it is read only once."""
+    release = threading.Event()
+    calls = 0
+
+    def read(game_id: int) -> int:
+        nonlocal calls
+        calls += 1
+        release.wait(5)
+        return game_id * 10
+
+    first = asyncio.create_task(consumers._shared_read("test", 7, "change-x", read))
+    second = asyncio.create_task(consumers._shared_read("test", 7, "change-x", read))
+    await asyncio.sleep(0.05)
+    first.cancel()
+    release.set()
+    assert await second == 70
+    with pytest.raises(asyncio.CancelledError):
+        await first
+    assert await consumers._shared_read("test", 7, "change-x", read) == 70  # kept
+    assert calls == 1
+
+
+async def test_a_failed_shared_read_is_not_kept() -> None:
+    def broken(game_id: int) -> int:
+        raise OperationalError("database is locked")
+
+    with pytest.raises(OperationalError):
+        await consumers._shared_read("test", 8, "change-y", broken)
+    assert await consumers._shared_read("test", 8, "change-y", lambda game_id: game_id) == 8
+
+
+async def test_a_push_that_fails_once_is_tried_again(sockets: SocketOpener) -> None:
+    table = await db(table_in)(Phase.NIGHT)
+    ben, _ = await sockets.seat(table, "Ben", phase=Phase.NIGHT)
+    real = consumers._read_status
+    calls = 0
+
+    def flaky(game_id: int) -> consumers.PublicStatus | None:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise OperationalError("database is locked")
+        return real(game_id)
+
+    with mock.patch.object(consumers, "_read_status", flaky):
+        await db(services.night_action_submit)(seat=table.seats["Ann"], targets=["left"])
+        frame, _ = await receive_until(ben, is_status(Phase.NIGHT))
+    assert "1 of 3 players have sent" in visible_text(frame["html"])
+    assert calls == 2
+
+
+def test_a_flooding_socket_loses_its_place_at_the_head_of_the_queue() -> None:
+    consumer = consumers.GameConsumer()
+    consumer._urgent_posts = deque()
+    firsts = [consumer._may_jump_the_queue() for _ in range(services.CHAT_BURST + 2)]
+    assert firsts == [True] * services.CHAT_BURST + [False, False]
