@@ -4,6 +4,7 @@ sweep throttled. Messages and memberships must behave as in Channels' own layer.
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from onenight.layers import SweepingInMemoryChannelLayer
 
 
+@pytest.mark.skipif(bool(os.environ.get("REDIS_URL")), reason="REDIS_URL selects the Redis layer")
 def test_the_embedded_settings_use_it() -> None:
     assert isinstance(get_channel_layer(), SweepingInMemoryChannelLayer)
 
