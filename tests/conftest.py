@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
+from asgiref.sync import SyncToAsync
+from django.db import connections
 
 # Servers the tests start as subprocesses (browser, multi-process, benchmark smoke) inherit this:
 # a test run creates many games from 127.0.0.1, far beyond the per-client cap real users get.
@@ -15,3 +18,12 @@ os.environ.setdefault("ONENIGHT_GAMES_PER_MINUTE", "100000")
 def _many_games_per_minute(settings: pytest.FixtureRequest) -> None:
     """In-process tests get the same high cap; a test of the cap sets its own value."""
     settings.GAMES_PER_MINUTE = 100000
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _worker_thread_lets_go_of_the_database(django_db_setup: None) -> Iterator[None]:
+    """Pages and consumers run their database work on one long-lived worker thread
+    (onenight/asgi.py), which keeps its connection open between calls. Close it before the test
+    database is dropped (PostgreSQL refuses to drop a database someone is connected to)."""
+    yield
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=10)
