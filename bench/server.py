@@ -95,16 +95,20 @@ class Database:
         if self.kind == "sqlite":
             env["ONENIGHT_SQLITE_PATH"] = str(template_dir / "bench.sqlite3")
         else:
-            import psycopg
-
             self.template = f"onenight_bench_{self._token}_tmpl"
-            with psycopg.connect(self.pg_url, autocommit=True) as conn:
-                conn.execute(f'CREATE DATABASE "{self.template}"')
+            self._admin(f'CREATE DATABASE "{self.template}"')
             env["DATABASE_URL"] = self._url(self.template)
         migrate(env)
 
     def _url(self, name: str) -> str:
         return urlunparse(urlparse(self.pg_url)._replace(path=f"/{name}"))
+
+    def _admin(self, statement: str) -> None:
+        """Run one statement outside a transaction (CREATE/DROP DATABASE need that)."""
+        import psycopg  # only the PostgreSQL runs need it
+
+        with psycopg.connect(self.pg_url, autocommit=True) as conn:
+            conn.execute(statement)
 
     def fresh(self, step: str) -> tuple[Path, dict[str, str]]:
         """A new data dir (with the template's key) and the variables selecting the database."""
@@ -114,29 +118,20 @@ class Database:
         if self.kind == "sqlite":
             extra["ONENIGHT_SQLITE_PATH"] = str(data_dir / "bench.sqlite3")
         else:
-            import psycopg
-
             self.current = f"onenight_bench_{self._token}_{step}"
-            with psycopg.connect(self.pg_url, autocommit=True) as conn:
-                conn.execute(f'CREATE DATABASE "{self.current}" TEMPLATE "{self.template}"')
+            self._admin(f'CREATE DATABASE "{self.current}" TEMPLATE "{self.template}"')
             extra["DATABASE_URL"] = self._url(self.current)
         return data_dir, extra
 
     def release(self) -> None:
         if self.kind == "postgresql" and self.current:
-            import psycopg
-
-            with psycopg.connect(self.pg_url, autocommit=True) as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{self.current}" WITH (FORCE)')
+            self._admin(f'DROP DATABASE IF EXISTS "{self.current}" WITH (FORCE)')
             self.current = ""
 
     def drop(self) -> None:
         self.release()
         if self.kind == "postgresql" and self.template:
-            import psycopg
-
-            with psycopg.connect(self.pg_url, autocommit=True) as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{self.template}" WITH (FORCE)')
+            self._admin(f'DROP DATABASE IF EXISTS "{self.template}" WITH (FORCE)')
             self.template = ""
 
 

@@ -20,13 +20,14 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.template.loader import render_to_string
-from django.utils import timezone
 
 from games import services
 from games.broadcast import game_group
 from games.models import ChatMessage, Game, Phase, Seat
 from games.selectors import (
     CHAT_HISTORY,
+    SeatView,
+    StatusView,
     TableRead,
     TableStatus,
     read_table,
@@ -48,15 +49,8 @@ PROGRESS_COALESCE_SECONDS = 0.25
 # A push that failed (say, the database was briefly unreachable) is tried again a few times.
 STATUS_RETRIES = 3
 STATUS_RETRY_SECONDS = 1.0
-# Phases in the order a game goes through them (game.js has the same list).
-PHASE_ORDER = (
-    Phase.LOBBY,
-    Phase.NIGHT,
-    Phase.DAY,
-    Phase.VOTING,
-    Phase.REVEAL,
-    Phase.CANCELLED,
-)
+# Phases in the order a game goes through them, as Phase declares them (game.js has the list).
+PHASE_ORDER = tuple(Phase.values)
 PROGRESS_EVENTS = frozenset({"night-progress", "ready", "vote-progress"})
 
 
@@ -85,10 +79,7 @@ def _chat_history(game_id: int, after: int) -> list[dict[str, Any]]:
 def _current_game(game_id: int) -> Game | None:
     """The game as stored, moved on first if its deadline has passed (as a page load does)."""
     game = Game.objects.filter(pk=game_id).first()
-    if game is not None and game.deadline is not None and game.deadline <= timezone.now():
-        services.game_advance_if_due(game_id=game_id)
-        game.refresh_from_db()
-    return game
+    return None if game is None else services.game_caught_up(game)
 
 
 # --- Reads and renders (sync: they run on the database thread) --------------------------------
@@ -120,32 +111,38 @@ def _read_table(game_id: int) -> TableRead | None:
     return None if game is None else read_table(game)
 
 
-def _status_frame(
-    status: PublicStatus, seat_id: int, is_host: bool, csrf_token: str
-) -> dict[str, Any]:
-    """A "status" frame: the seat's status box, for a page that shows the table's phase."""
-    view = status_view(status.table, seat_id=seat_id, is_host=is_host)
-    html = status.html
-    if html is None:
-        html = render_to_string(
-            "games/game.html#status", {"view": view, "Phase": Phase, "csrf_token": csrf_token}
-        )
+def _frame(view: StatusView | SeatView, **markup: str) -> dict[str, Any]:
+    """A "status" frame: the phase, the clock and the chat's state, with `markup` (the status
+    box as "html", or the whole panel as "panel_html")."""
     return {
         "type": "status",
         "phase": view.phase,
         "now": view.now.isoformat(),
         "deadline": view.game.deadline.isoformat() if view.game.deadline else None,
         "chat_open": view.phase in services.CHAT_PHASES,
-        "html": html,
+        **markup,
     }
+
+
+def _status_frame(
+    status: PublicStatus, seat_id: int, is_host: bool, csrf_token: str
+) -> dict[str, Any]:
+    """The seat's status box, for a page that shows the table's phase."""
+    view = status_view(status.table, seat_id=seat_id, is_host=is_host)
+    html = status.html
+    if html is None:
+        html = render_to_string(
+            "games/game.html#status", {"view": view, "Phase": Phase, "csrf_token": csrf_token}
+        )
+    return _frame(view, html=html)
 
 
 def _panel_frame(
     table: TableRead, seat_id: int, csrf_token: str, site_root: str
 ) -> dict[str, Any] | None:
-    """A "status" frame with the seat's whole panel (role message, forms, report...), for a
-    page that shows another phase: the page swaps it in instead of reloading. `seat_view`
-    builds it for this seat only; None if the seat is not at the table."""
+    """The seat's whole panel (role message, forms, report...), for a page that shows another
+    phase: the page swaps it in instead of reloading. `seat_view` builds it for this seat only;
+    None if the seat is not at the table."""
     me = next((s for s in table.seats if s.pk == seat_id), None)
     if me is None:
         return None
@@ -154,14 +151,7 @@ def _panel_frame(
         "games/game.html#panel",
         {"view": view, "Phase": Phase, "csrf_token": csrf_token, "site_root": site_root},
     )
-    return {
-        "type": "status",
-        "phase": view.phase,
-        "now": view.now.isoformat(),
-        "deadline": view.game.deadline.isoformat() if view.game.deadline else None,
-        "chat_open": view.chat_open,
-        "panel_html": html,
-    }
+    return _frame(view, panel_html=html)
 
 
 def _seated(status: PublicStatus, seat_id: int) -> bool:
@@ -204,8 +194,8 @@ async def _shared_read[T](what: str, game_id: int, change: str, read: Callable[[
     if hit is not None and (not hit[1].done() or now - hit[0] < _SHARED_TTL):
         return await asyncio.shield(hit[1])
     if len(_shared) > 500:
-        stale = [k for k, (t, read_task) in _shared.items() if read_task.done()]
-        for old in [k for k in stale if now - _shared[k][0] >= _SHARED_TTL]:
+        expired = [k for k, (t, job) in _shared.items() if job.done() and now - t >= _SHARED_TTL]
+        for old in expired:
             del _shared[old]
     task: asyncio.Task[T] = asyncio.ensure_future(database_sync_to_async(read)(game_id))
     _shared[key] = (now, task)

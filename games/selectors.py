@@ -18,7 +18,7 @@ from games import engine
 from games.engine import CENTRE_POSITIONS, Role, Ruleset
 from games.engine.messages import RoleMessage, night_report, role_message
 from games.models import CentreCard, ChatMessage, Game, NightAction, Phase, Seat, Vote
-from games.services import RULES_PHRASE, current_deck, deal_of
+from games.services import CHAT_PHASES, RULES_PHRASE, current_deck, deal_of
 
 # Lines of chat a page or a (re)connecting socket receives: a 30-minute day of a lively table.
 CHAT_HISTORY = 120
@@ -144,7 +144,7 @@ class SeatView:
     @property
     def chat_open(self) -> bool:
         """rules/000 s5b: chat before the game, in the day and after the reveal only."""
-        return self.game.phase in (Phase.LOBBY, Phase.DAY, Phase.REVEAL)
+        return self.game.phase in CHAT_PHASES
 
     @property
     def rules_phrase(self) -> str:
@@ -214,7 +214,10 @@ def _action_form(
     return form, False
 
 
-def _deck_rows(game: Game, seat_count: int) -> tuple[tuple[DeckRow, ...], int, int, str | None]:
+def _lobby_fields(game: Game, seat_count: int) -> dict[str, object]:
+    """The lobby's deck picker and table size (`SeatView` and `TableStatus` share the names):
+    one row per role with its count and limit, the deck's size against what the table needs,
+    and why the deck cannot start the game yet, if it cannot."""
     ruleset = Ruleset(game.ruleset)
     deck = current_deck(game, seat_count)
     counts = {r: deck.count(r) for r in engine.role_limits(ruleset)}
@@ -230,7 +233,13 @@ def _deck_rows(game: Game, seat_count: int) -> tuple[tuple[DeckRow, ...], int, i
             engine.validate_deck(ruleset, deck, seat_count)
         except engine.RuleError as error:
             problem = str(error)
-    return rows, len(deck), seat_count + 3, problem
+    return {
+        "deck_rows": rows,
+        "deck_total": len(deck),
+        "deck_needed": seat_count + 3,
+        "deck_problem": problem,
+        "max_players": engine.max_players(ruleset),
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,14 +270,7 @@ def table_status(game: Game) -> TableStatus:
     seats = tuple((pk, name, host) for pk, name, host, _ in rows)
     fields: dict[str, object] = {"game": game, "seats": seats}
     if game.phase == Phase.LOBBY:
-        deck_rows, total, needed, problem = _deck_rows(game, len(seats))
-        fields.update(
-            deck_rows=deck_rows,
-            deck_total=total,
-            deck_needed=needed,
-            deck_problem=problem,
-            max_players=engine.max_players(Ruleset(game.ruleset)),
-        )
+        fields.update(_lobby_fields(game, len(seats)))
     elif game.phase == Phase.NIGHT:
         fields["actions_in"] = NightAction.objects.filter(game=game, complete=True).count()
     elif game.phase == Phase.DAY:
@@ -381,14 +383,7 @@ def seat_view(
             for m in reversed(lines)
         )
     if game.phase == Phase.LOBBY:
-        rows, total, needed, problem = _deck_rows(game, len(seats))
-        view.update(
-            deck_rows=rows,
-            deck_total=total,
-            deck_needed=needed,
-            deck_problem=problem,
-            max_players=engine.max_players(Ruleset(game.ruleset)),
-        )
+        view.update(_lobby_fields(game, len(seats)))
         return SeatView(**view)  # type: ignore[arg-type]
     if not me.start_role:  # cancelled before the deal
         return SeatView(**view)  # type: ignore[arg-type]

@@ -614,6 +614,15 @@ def game_advance_if_due(*, game_id: int, now: datetime | None = None) -> bool:
     return True
 
 
+def game_caught_up(game: Game) -> Game:
+    """`game`, moved on first and read again if its deadline has passed: a page load or a push
+    notices a passed deadline as well as the ticker does."""
+    if game.deadline is not None and game.deadline <= timezone.now():
+        game_advance_if_due(game_id=game.pk)
+        game.refresh_from_db()
+    return game
+
+
 def advance_due_games(*, now: datetime | None = None) -> list[str]:
     """Move on every game whose deadline has passed; returns their codes. Used by the ticker."""
     when = _now(now)
@@ -809,6 +818,7 @@ __all__ = [
     "doppelganger_copy",
     "game_advance_if_due",
     "game_cancel",
+    "game_caught_up",
     "game_create",
     "game_end_day_by_staff",
     "game_play_again",

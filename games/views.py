@@ -15,7 +15,6 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import services
@@ -49,14 +48,6 @@ def _seat_for(request: HttpRequest, game: Game) -> Seat | None:
     if not token or not isinstance(token, str):
         return None
     return Seat.objects.select_related("game").filter(game=game, token=token).first()
-
-
-def _advance_if_due(game: Game) -> Game:
-    """A page load is one of the places a passed deadline gets noticed (besides the ticker)."""
-    if game.deadline is not None and game.deadline <= timezone.now():
-        services.game_advance_if_due(game_id=game.pk)
-        game.refresh_from_db()
-    return game
 
 
 def _client_key(request: HttpRequest) -> str:
@@ -124,7 +115,7 @@ def _game_and_seat(request: HttpRequest, code: str) -> tuple[Game | None, Seat |
     game = _find_game(code)
     if game is None:
         return None, None
-    game = _advance_if_due(game)
+    game = services.game_caught_up(game)
     return game, _seat_for(request, game)
 
 

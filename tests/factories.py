@@ -51,6 +51,18 @@ THREE: dict[str, str] = {
     "right": "drunk",
 }
 
+# An official deal for five: a Doppelganger and every role it can copy in interesting ways.
+OFFICIAL_FIVE: dict[str, str] = {
+    "Ann": "doppelganger",
+    "Ben": "seer",
+    "Cat": "robber",
+    "Dan": "werewolf",
+    "Eve": "drunk",
+    "left": "villager",
+    "middle": "troublemaker",
+    "right": "werewolf",
+}
+
 # All fifteen house cards for twelve players (the house maximum).
 TWELVE: dict[str, str] = {
     "Ann": "werewolf",

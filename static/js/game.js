@@ -174,12 +174,11 @@
   // this player in the new phase, instead of reloading the page.
   function swapPanel(html) {
     const panel = document.getElementById("panel");
-    if (!panel || !html) return false;
+    if (!panel || !html) return;
     panel.outerHTML = html;
     const fresh = document.getElementById("panel");
     if (fresh && window.htmx) window.htmx.process(fresh);
     panelChanged();
-    return true;
   }
 
   // Bring the page around the panel (its phase, the header, the chat box) up to the phase of

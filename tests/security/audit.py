@@ -32,6 +32,9 @@ _ROLE_STEMS: dict[str, Role] = {
 ROLE_WORD = re.compile(r"\b(" + "|".join(f"(?:{s})" for s in _ROLE_STEMS) + r")\b", re.I)
 _STEM_PATTERNS = [(re.compile(f"^(?:{s})$", re.I), role) for s, role in _ROLE_STEMS.items()]
 
+# The POST routes of games/urls.py that take just the game's code in their path.
+POST_ROUTES = ("deck", "start", "cancel", "night_action", "end_day", "ready", "vote", "play_again")
+
 TEAM_ROLE: dict[Team, Role | None] = {
     Team.TOWN: None,
     Team.WEREWOLF: Role.WEREWOLF,

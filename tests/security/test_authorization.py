@@ -34,7 +34,8 @@ from games.models import CODE_ALPHABET, CODE_LENGTH, ChatMessage, Game, NightAct
 from games.models import Vote as VoteRow
 from tests.factories import THREE, Table, client_for, create_lobby, play_to
 from tests.realtime.helpers import WAIT, SocketOpener, new_session, receive_until, send_chat
-from tests.security.audit import db_snapshot, message_of, snapshot_diff
+from tests.security.audit import POST_ROUTES, db_snapshot, message_of, snapshot_diff
+from tests.web.helpers import PHASE_MESSAGES
 
 pytestmark = pytest.mark.django_db
 
@@ -46,14 +47,6 @@ ROUTES_TRIED: set[str] = set()
 
 PHASES = [Phase.LOBBY, Phase.NIGHT, Phase.DAY, Phase.VOTING, Phase.REVEAL, Phase.CANCELLED]
 ACTORS = ["anonymous", "other game", "player", "host"]
-PHASE_MESSAGES = {
-    Phase.LOBBY: "The game has not started yet.",
-    Phase.NIGHT: "It is night: that can't be done now.",
-    Phase.DAY: "It is the day: that can't be done now.",
-    Phase.VOTING: "Voting is under way: that can't be done now.",
-    Phase.REVEAL: "This game is over.",
-    Phase.CANCELLED: "This game was cancelled.",
-}
 NO_GAME = "There is no game with that code."
 NOT_SEATED = "seat"  # "Take a seat first ..." (lobby) / "... you do not have a seat in it."
 ONLY_HOST = "Only the host can"
@@ -506,16 +499,7 @@ def test_allowed_requests_change_exactly_what_they_should(world: World) -> None:
 def test_wrong_methods_are_refused(world: World) -> None:
     night = world.table(Phase.NIGHT)
     client = world.clients[(Phase.NIGHT, "host")]
-    for name in (
-        "deck",
-        "start",
-        "cancel",
-        "night_action",
-        "end_day",
-        "ready",
-        "vote",
-        "play_again",
-    ):
+    for name in POST_ROUTES:
         before = db_snapshot()
         response = request(client, "GET", reverse(name, args=[night.code]), {})
         assert response.status_code == 405, name

@@ -44,7 +44,15 @@ from games import services
 from games.engine import Role
 from games.models import ChatMessage, Game, NightAction, Phase, Seat
 from games.models import Vote as VoteRow
-from tests.factories import THREE, Table, client_for, create_lobby, deal_game, play_to
+from tests.factories import (
+    OFFICIAL_FIVE,
+    THREE,
+    Table,
+    client_for,
+    create_lobby,
+    deal_game,
+    play_to,
+)
 from tests.realtime.helpers import WAIT, SocketOpener, new_session
 from tests.security.audit import db_snapshot, message_of, plain, snapshot_diff
 
@@ -58,16 +66,6 @@ FUZZ = settings(
 )
 
 PHASES = [Phase.LOBBY, Phase.NIGHT, Phase.DAY, Phase.VOTING, Phase.REVEAL, Phase.CANCELLED]
-OFFICIAL = {
-    "Ann": "doppelganger",
-    "Ben": "seer",
-    "Cat": "robber",
-    "Dan": "werewolf",
-    "Eve": "drunk",
-    "left": "villager",
-    "middle": "troublemaker",
-    "right": "werewolf",
-}
 SCRIPT = "<script>alert(1)</script>"
 IMG = '"><img src=x onerror=alert(1)>'
 # Raw markup that must never come back unescaped (the payloads' dangerous parts).
@@ -152,7 +150,7 @@ class World:
 def world(db: None) -> World:
     tables = {
         Phase.LOBBY: create_lobby(["Ann", "Ben", "Cat"]),
-        Phase.NIGHT: deal_game("official", **OFFICIAL),
+        Phase.NIGHT: deal_game("official", **OFFICIAL_FIVE),
     }
     for phase in PHASES[2:]:
         tables[phase] = play_to(phase, THREE, actions={"Ben": ["Ann"]})

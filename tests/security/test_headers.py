@@ -16,21 +16,10 @@ from django.urls import reverse
 
 from games.models import Phase
 from tests.factories import client_for, create_lobby, play_to
+from tests.security.audit import POST_ROUTES
 
 pytestmark = pytest.mark.django_db
 REPO = Path(__file__).resolve().parents[2]
-
-# Every POST route of games/urls.py, with what it needs in the path.
-POST_ROUTES = [
-    "deck",
-    "start",
-    "cancel",
-    "night_action",
-    "end_day",
-    "ready",
-    "vote",
-    "play_again",
-]
 
 
 def pages_of_every_phase() -> list[tuple[Client, str]]:

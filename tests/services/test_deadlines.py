@@ -243,3 +243,13 @@ def test_advance_due_games_moves_exactly_the_due_ones() -> None:
 def test_advance_due_games_with_nothing_to_do() -> None:
     play_night(deal_game(**THREE))
     assert services.advance_due_games() == []
+
+
+def test_game_caught_up_moves_a_game_on_only_once_its_deadline_has_passed() -> None:
+    table = deal_game(night_minutes=1, **THREE)
+    game = Game.objects.get(pk=table.game.pk)
+    assert services.game_caught_up(game).phase == Phase.NIGHT  # not due yet: as it was
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    game = Game.objects.get(pk=game.pk)
+    caught_up = services.game_caught_up(game)
+    assert caught_up is game and game.phase == Phase.DAY  # moved on and read again

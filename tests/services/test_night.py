@@ -13,6 +13,7 @@ from games.engine import Role
 from games.models import CentreCard, NightAction, Phase, Seat
 from games.services import NotAllowedError, ServiceError, WrongPhaseError
 from tests.factories import (
+    OFFICIAL_FIVE,
     THREE,
     TWELVE,
     Table,
@@ -24,18 +25,6 @@ from tests.factories import (
 )
 
 pytestmark = pytest.mark.django_db
-
-# Official, five players: a Doppelganger and every role it can copy in interesting ways.
-OFFICIAL: dict[str, str] = {
-    "Ann": "doppelganger",
-    "Ben": "seer",
-    "Cat": "robber",
-    "Dan": "werewolf",
-    "Eve": "drunk",
-    "left": "villager",
-    "middle": "troublemaker",
-    "right": "werewolf",
-}
 
 
 def action_of(table: Table, name: str) -> NightAction | None:
@@ -214,7 +203,7 @@ def test_final_roles_for_a_full_house_table() -> None:
 
 
 def test_doppelganger_copies_then_acts_as_the_copied_role() -> None:
-    table = deal_game("official", **OFFICIAL)
+    table = deal_game("official", **OFFICIAL_FIVE)
     copied = services.doppelganger_copy(seat=table.seat("Ann"), target="Cat")
     assert copied is Role.ROBBER
     action = action_of(table, "Ann")
@@ -241,7 +230,7 @@ def test_doppelganger_copies_then_acts_as_the_copied_role() -> None:
 
 
 def test_doppelganger_copying_a_role_without_action_is_complete_at_once() -> None:
-    table = deal_game("official", **OFFICIAL)
+    table = deal_game("official", **OFFICIAL_FIVE)
     assert services.doppelganger_copy(seat=table.seat("Ann"), target="Dan") is Role.WEREWOLF
     action = action_of(table, "Ann")
     assert action is not None and action.complete and action.targets == ["Dan"]
@@ -250,7 +239,7 @@ def test_doppelganger_copying_a_role_without_action_is_complete_at_once() -> Non
 
 
 def test_doppelganger_may_decline_the_copied_action() -> None:
-    table = deal_game("official", **OFFICIAL)
+    table = deal_game("official", **OFFICIAL_FIVE)
     assert services.doppelganger_copy(seat=table.seat("Ann"), target="Ben") is Role.SEER
     services.night_action_submit(seat=table.seat("Ann"), targets=[])
     action = action_of(table, "Ann")
@@ -258,7 +247,7 @@ def test_doppelganger_may_decline_the_copied_action() -> None:
 
 
 def test_doppelganger_may_copy_nobody() -> None:
-    table = deal_game("official", **OFFICIAL)
+    table = deal_game("official", **OFFICIAL_FIVE)
     services.night_action_submit(seat=table.seat("Ann"), targets=[])
     action = action_of(table, "Ann")
     assert action is not None and action.complete and action.targets == []
@@ -267,7 +256,7 @@ def test_doppelganger_may_copy_nobody() -> None:
 
 
 def test_doppelganger_copy_as_the_last_action_resolves_the_night() -> None:
-    table = deal_game("official", **OFFICIAL)
+    table = deal_game("official", **OFFICIAL_FIVE)
     for name, targets in {"Ben": [], "Cat": [], "Dan": ["left"], "Eve": ["middle"]}.items():
         services.night_action_submit(seat=table.seat(name), targets=targets)
     assert table.phase() == Phase.NIGHT
@@ -278,7 +267,7 @@ def test_doppelganger_copy_as_the_last_action_resolves_the_night() -> None:
 
 
 def test_doppelganger_half_done_keeps_the_night_open() -> None:
-    table = deal_game("official", **OFFICIAL)
+    table = deal_game("official", **OFFICIAL_FIVE)
     services.doppelganger_copy(seat=table.seat("Ann"), target="Ben")
     for name, targets in {"Ben": [], "Cat": [], "Dan": ["left"], "Eve": ["middle"]}.items():
         services.night_action_submit(seat=table.seat(name), targets=targets)
@@ -298,28 +287,28 @@ def test_doppelganger_half_done_keeps_the_night_open() -> None:
     ],
 )
 def test_doppelganger_copy_refuses_bad_targets(target: str, message: str) -> None:
-    table = deal_game("official", **OFFICIAL)
+    table = deal_game("official", **OFFICIAL_FIVE)
     with pytest.raises(ServiceError, match=message):
         services.doppelganger_copy(seat=table.seat("Ann"), target=target)
     assert not NightAction.objects.exists()
 
 
 def test_only_the_doppelganger_copies() -> None:
-    table = deal_game("official", **OFFICIAL)
+    table = deal_game("official", **OFFICIAL_FIVE)
     with pytest.raises(NotAllowedError, match="Only the Doppelganger"):
         services.doppelganger_copy(seat=table.seat("Ben"), target="Cat")
     assert not NightAction.objects.exists()
 
 
 def test_doppelganger_copy_only_at_night() -> None:
-    table = deal_game("official", **OFFICIAL)
+    table = deal_game("official", **OFFICIAL_FIVE)
     play_night(table, {"Eve": ["left"]})
     with pytest.raises(WrongPhaseError):
         services.doppelganger_copy(seat=table.seat("Ann"), target="Ben")
 
 
 def test_doppelganger_can_copy_the_drunk_in_two_steps() -> None:
-    table = deal_game("official", **OFFICIAL)
+    table = deal_game("official", **OFFICIAL_FIVE)
     assert services.doppelganger_copy(seat=table.seat("Ann"), target="Eve") is Role.DRUNK
     services.night_action_submit(seat=table.seat("Ann"), targets=["left"])
     action = action_of(table, "Ann")
@@ -329,7 +318,7 @@ def test_doppelganger_can_copy_the_drunk_in_two_steps() -> None:
 def test_doppelganger_must_copy_before_sending_an_action() -> None:
     """The whole action at once is refused without naming any card: its refusal would quote
     the rule of the card it names, a peek before choosing (docs/security.md)."""
-    table = deal_game("official", **OFFICIAL)
+    table = deal_game("official", **OFFICIAL_FIVE)
     before = game_state(table.game.pk)
     for targets in (["Eve", "left"], ["Ben", "Cat", "left"]):
         with pytest.raises(services.ServiceError) as refusal:

@@ -9,9 +9,19 @@ from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 
-from games.models import Seat
+from games.models import Phase, Seat
 
 SESSION_SEATS = "seats"
+
+# What a player is told when a move does not fit the game's phase.
+PHASE_MESSAGES: dict[str, str] = {
+    Phase.LOBBY: "The game has not started yet.",
+    Phase.NIGHT: "It is night: that can't be done now.",
+    Phase.DAY: "It is the day: that can't be done now.",
+    Phase.VOTING: "Voting is under way: that can't be done now.",
+    Phase.REVEAL: "This game is over.",
+    Phase.CANCELLED: "This game was cancelled.",
+}
 
 
 def text(response: HttpResponse) -> str:

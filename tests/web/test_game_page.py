@@ -13,6 +13,7 @@ from django.utils import timezone
 from games import services
 from games.models import Game, Phase
 from tests.factories import (
+    OFFICIAL_FIVE,
     THREE,
     Table,
     cast_votes,
@@ -334,17 +335,7 @@ def test_a_player_cannot_take_the_moderators_name() -> None:
 
 
 def test_an_official_game_with_the_doppelganger_from_deal_to_reveal() -> None:
-    cards = {
-        "Ann": "doppelganger",
-        "Ben": "seer",
-        "Cat": "robber",
-        "Dan": "werewolf",
-        "Eve": "drunk",
-        "left": "villager",
-        "middle": "troublemaker",
-        "right": "werewolf",
-    }
-    table = deal_game("official", **cards)
+    table = deal_game("official", **OFFICIAL_FIVE)
     clients = clients_for(table)
     post = {
         "Ann": [{"step": "copy", "targets": "Cat"}, {"targets": "Dan"}],

@@ -17,6 +17,7 @@ from django.utils import timezone
 from games import services
 from games.models import Game, NightAction, Phase, Seat, Vote
 from tests.factories import (
+    OFFICIAL_FIVE,
     THREE,
     Table,
     client_for,
@@ -27,29 +28,9 @@ from tests.factories import (
     play_night,
     play_to,
 )
-from tests.web.helpers import HTMX, alerts, raw, seat_in_session, url
+from tests.web.helpers import HTMX, PHASE_MESSAGES, alerts, raw, seat_in_session, url
 
 pytestmark = pytest.mark.django_db
-
-OFFICIAL: dict[str, str] = {
-    "Ann": "doppelganger",
-    "Ben": "seer",
-    "Cat": "robber",
-    "Dan": "werewolf",
-    "Eve": "drunk",
-    "left": "villager",
-    "middle": "troublemaker",
-    "right": "werewolf",
-}
-
-PHASE_MESSAGES: dict[str, str] = {
-    Phase.LOBBY: "The game has not started yet.",
-    Phase.NIGHT: "It is night: that can't be done now.",
-    Phase.DAY: "It is the day: that can't be done now.",
-    Phase.VOTING: "Voting is under way: that can't be done now.",
-    Phase.REVEAL: "This game is over.",
-    Phase.CANCELLED: "This game was cancelled.",
-}
 
 
 def refused(
@@ -344,7 +325,7 @@ def test_night_action_out_of_phase_is_409(phase: str) -> None:
 
 
 def test_doppelganger_two_steps_on_the_page() -> None:
-    table = deal_game("official", **OFFICIAL)
+    table = deal_game("official", **OFFICIAL_FIVE)
     ann = client_for(table, "Ann")
     body = raw(ann.get(url("game", table.code)))
     assert 'name="step" value="copy"' in body
@@ -359,7 +340,7 @@ def test_doppelganger_two_steps_on_the_page() -> None:
 
 
 def test_doppelganger_copies_nobody_on_the_page() -> None:
-    table = deal_game("official", **OFFICIAL)
+    table = deal_game("official", **OFFICIAL_FIVE)
     ann = client_for(table, "Ann")
     response = ann.post(url("night_action", table.code), {"step": "copy", "no_action": "1"})
     assert response.status_code == 302
@@ -368,7 +349,7 @@ def test_doppelganger_copies_nobody_on_the_page() -> None:
 
 
 def test_doppelganger_copy_refusals_on_the_page() -> None:
-    table = deal_game("official", **OFFICIAL)
+    table = deal_game("official", **OFFICIAL_FIVE)
     ann = client_for(table, "Ann")
     path = url("night_action", table.code)
     refused(ann, path, {"step": "copy", "targets": "Ann"}, table, 400, "cannot target yourself")
@@ -378,7 +359,7 @@ def test_doppelganger_copy_refusals_on_the_page() -> None:
 
 
 def test_doppelganger_copies_the_drunk_on_the_page() -> None:
-    table = deal_game("official", **OFFICIAL)
+    table = deal_game("official", **OFFICIAL_FIVE)
     ann = client_for(table, "Ann")
     response = ann.post(url("night_action", table.code), {"step": "copy", "targets": "Eve"})
     assert response.status_code == 302
@@ -650,7 +631,7 @@ def test_play_again_after_removal_from_the_new_lobby_is_a_clear_refusal() -> Non
 def test_copy_nobody_is_possible_from_a_browser() -> None:
     """The copy form's radios are `required`: 'Copy nobody' must skip that check, and a ticked
     radio sent along with it must not turn it into a copy."""
-    table = deal_game("official", **OFFICIAL)
+    table = deal_game("official", **OFFICIAL_FIVE)
     body = raw(client_for(table, "Ann").get(url("game", table.code)))
     form = body[body.index('name="step" value="copy"') : body.index("Copy nobody")]
     button = body[body.rindex("<button", 0, body.index("Copy nobody")) : body.index("Copy nobody")]
