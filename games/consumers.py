@@ -59,7 +59,7 @@ def _seat_from_session(session: Any, code: str) -> Seat | None:
     token = seats.get(code) if isinstance(seats, dict) else None
     if not isinstance(token, str):
         return None
-    return Seat.objects.select_related("game").filter(game__code=code, token=token).first()
+    return Seat.objects.select_related("game").filter(game__code=code, token=token).one_or_none()
 
 
 def _chat_history(game_id: int, after: int) -> list[dict[str, Any]]:
@@ -78,7 +78,7 @@ def _chat_history(game_id: int, after: int) -> list[dict[str, Any]]:
 
 def _current_game(game_id: int) -> Game | None:
     """The game as stored, moved on first if its deadline has passed (as a page load does)."""
-    game = Game.objects.filter(pk=game_id).first()
+    game = Game.objects.filter(pk=game_id).one_or_none()
     return None if game is None else services.game_caught_up(game)
 
 

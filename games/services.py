@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from games import engine
@@ -218,7 +219,7 @@ def seat_remove(*, host: Seat, seat_id: int) -> None:
     """The host takes a player out of the lobby (not themselves)."""
     game = _require_host(host)
     _expect_phase(game, Phase.LOBBY)
-    seat = game.seats.filter(pk=seat_id).first()
+    seat = game.seats.filter(pk=seat_id).one_or_none()
     if seat is None:
         raise ServiceError("That player is not at this table.")
     if seat.pk == host.pk:
@@ -330,7 +331,7 @@ def _current_seat(seat: Seat) -> Seat:
     come from before the wait).
     """
     game = _locked_game(seat.game_id)
-    current = Seat.objects.filter(pk=seat.pk, game=game).first()
+    current = Seat.objects.filter(pk=seat.pk, game=game).one_or_none()
     if current is None:
         raise NotAllowedError("You are not seated in this game.")
     current.game = game
@@ -386,7 +387,7 @@ def night_action_submit(*, seat: Seat, targets: list[str], now: datetime | None 
     _expect_phase(game, Phase.NIGHT)
     seats, _, deal = _load_table(game)
     me = next(s for s in seats if s.pk == seat.pk)
-    existing = NightAction.objects.filter(seat=me).first()
+    existing = NightAction.objects.filter(seat=me).one_or_none()
     if existing is not None and existing.complete:
         raise ServiceError("You already sent your night action; it is final.")
     if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
@@ -511,8 +512,10 @@ def seat_ready_set(*, seat: Seat, ready: bool, now: datetime | None = None) -> N
     game = _seat_in_game(seat)
     _expect_phase(game, Phase.DAY)
     Seat.objects.filter(pk=seat.pk).update(ready_to_vote=bool(ready))
-    total = game.seats.count()
-    ready_count = game.seats.filter(ready_to_vote=True).count()
+    counts = game.seats.aggregate(
+        total=Count("pk"), ready=Count("pk", filter=Q(ready_to_vote=True))
+    )
+    total, ready_count = counts["total"], counts["ready"]
     if ready_count >= total:
         _start_voting(game, now)
     else:
@@ -529,7 +532,7 @@ def vote_cast(*, seat: Seat, target_id: int, now: datetime | None = None) -> Non
     _expect_phase(game, Phase.VOTING)
     if Vote.objects.filter(voter_id=seat.pk).exists():
         raise ServiceError("You already voted; votes are final.")
-    target = game.seats.filter(pk=target_id).first()
+    target = game.seats.filter(pk=target_id).one_or_none()
     if target is None:
         raise ServiceError("Vote for one of the players at this table.")
     if target.pk == seat.pk:
@@ -778,7 +781,7 @@ def game_play_again(*, seat: Seat) -> Seat:
     """
     game = _seat_in_game(seat)
     _expect_phase(game, Phase.REVEAL)
-    follow = Game.objects.filter(previous_game=game).first()
+    follow = Game.objects.filter(previous_game=game).one_or_none()
     if follow is None:
         seats = list(game.seats.order_by("position"))
         host = next((s for s in seats if s.is_host), seats[0])
@@ -796,7 +799,7 @@ def game_play_again(*, seat: Seat) -> Seat:
             for i, s in enumerate(seats)
         )
         announce_on_commit(game.code, "again", next_code=follow.code)
-    mine = Seat.objects.filter(game=follow, previous_seat_id=seat.pk).first()
+    mine = Seat.objects.filter(game=follow, previous_seat_id=seat.pk).one_or_none()
     if mine is None:
         raise NotAllowedError(
             "The host took you off the new table. Ask them for the invite link to join again."

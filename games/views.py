@@ -36,18 +36,22 @@ def _remember_seat(request: HttpRequest, seat: Seat) -> None:
     request.session[SESSION_SEATS] = seats
 
 
-def _find_game(code: str) -> Game | None:
+def _game_code(code: str) -> str | None:
+    """`code` as stored (upper case), or None if it cannot be a game code."""
     code = (code or "").upper()
-    if not code.isalnum() or len(code) > 16:
-        return None
-    return Game.objects.filter(code=code).first()
+    return code if code.isalnum() and len(code) <= 16 else None
 
 
-def _seat_for(request: HttpRequest, game: Game) -> Seat | None:
-    token = request.session.get(SESSION_SEATS, {}).get(game.code)
-    if not token or not isinstance(token, str):
-        return None
-    return Seat.objects.select_related("game").filter(game=game, token=token).first()
+def _find_game(code: str) -> Game | None:
+    stored = _game_code(code)
+    return None if stored is None else Game.objects.filter(code=stored).one_or_none()
+
+
+def _session_token(request: HttpRequest, code: str) -> str | None:
+    """The seat token this browser holds for game `code`, if any."""
+    seats = request.session.get(SESSION_SEATS, {})
+    token = seats.get(code) if isinstance(seats, dict) else None
+    return token if token and isinstance(token, str) else None
 
 
 def _client_key(request: HttpRequest) -> str:
@@ -112,11 +116,23 @@ def _render_game(
 
 
 def _game_and_seat(request: HttpRequest, code: str) -> tuple[Game | None, Seat | None]:
-    game = _find_game(code)
+    """The game `code` and this browser's seat at it (None if not seated), caught up.
+
+    A seated player's request (nearly all of them) costs one query: the seat with its game.
+    """
+    stored = _game_code(code)
+    if stored is None:
+        return None, None
+    token = _session_token(request, stored)
+    seat = None
+    if token is not None:
+        seat = Seat.objects.select_related("game").filter(token=token).one_or_none()
+        if seat is not None and seat.game.code != stored:
+            seat = None
+    game = seat.game if seat is not None else _find_game(stored)
     if game is None:
         return None, None
-    game = services.game_caught_up(game)
-    return game, _seat_for(request, game)
+    return services.game_caught_up(game), seat
 
 
 # --- Home, create, join -----------------------------------------------------------------------
@@ -220,7 +236,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
     """A player's private link: puts their seat in this browser's session."""
     game = _find_game(code)
-    seat = Seat.objects.select_related("game").filter(game=game, token=token).first()
+    seat = Seat.objects.select_related("game").filter(game=game, token=token).one_or_none()
     if game is None or seat is None:
         return _message_page(
             request, "Link not recognised", "This rejoin link does not match a seat.", 404
