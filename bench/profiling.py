@@ -49,6 +49,7 @@ def start(pid: int, output: Path, duration: int, rate: int = 200) -> Profiler | 
             "--rate",
             str(rate),
             "--nonblocking",
+            "--gil",
             "--format",
             "raw",
             "--output",

@@ -15,7 +15,7 @@ import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -285,7 +285,7 @@ def game_start(*, host: Seat, now: datetime | None = None) -> Game:
         raise ServiceError(str(error)) from None
     for seat in seats:
         seat.start_role = deal.cards[seat.name].value
-    Seat.objects.bulk_update(seats, ["start_role"])
+    _update_each(seats, "start_role")
     CentreCard.objects.bulk_create(
         CentreCard(game=game, position=p, start_role=deal.cards[p].value) for p in CENTRE_POSITIONS
     )
@@ -341,6 +341,17 @@ def _current_seat(seat: Seat) -> Seat:
 def _seat_in_game(seat: Seat) -> Game:
     """The seat's game, locked, if the seat is still at its table (see `_current_seat`)."""
     return _current_seat(seat).game
+
+
+def _update_each(rows: Sequence[Seat] | Sequence[CentreCard], *fields: str) -> None:
+    """Store `fields` of each of a table's rows, one plain UPDATE per row.
+
+    For a table's dozen rows this is cheaper than `bulk_update`, whose one CASE WHEN statement
+    takes longer to build than the statements it saves (about 2.2 ms against 0.9 ms for a
+    table of eight, docs/benchmarks.md).
+    """
+    for row in rows:
+        type(row).objects.filter(pk=row.pk).update(**{f: getattr(row, f) for f in fields})
 
 
 def _load_table(game: Game) -> tuple[list[Seat], list[CentreCard], engine.Deal]:
@@ -472,10 +483,10 @@ def _resolve_night(game: Game, now: datetime | None) -> engine.NightResult:
     for seat in seats:
         seat.final_role = night.final[seat.name].value
         seat.ready_to_vote = False
-    Seat.objects.bulk_update(seats, ["final_role", "ready_to_vote"])
+    _update_each(seats, "final_role", "ready_to_vote")
     for card in centre:
         card.final_role = night.final[card.position].value
-    CentreCard.objects.bulk_update(centre, ["final_role"])
+    _update_each(centre, "final_role")
     minutes = game.day_seconds // 60
     _moderator_says(
         game,
