@@ -1,8 +1,13 @@
 """Optional: sample the server with py-spy while the games run (`bench/load.py --profile`).
 
 py-spy (not a dependency of the project: `pip install py-spy`) records collapsed stacks of the
-running daphne without stopping it (--nonblocking). `summarize_collapsed` turns them into the
-functions that take the most samples: by own time (the leaf frame) and including callees.
+running daphne without stopping it (--nonblocking), sampling only the thread that holds the GIL
+(--gil). Without --gil, py-spy counts every thread the OS reports as running, and on the
+server's one pinned core a thread waiting for that core looks as busy as the one using it (the
+worker thread appeared to spend 11 % of its time writing one byte to wake the event loop).
+Time spent in C with the GIL released (SQLite's own work, system calls) is not sampled.
+`summarize_collapsed` turns the stacks into the functions that take the most samples: by own
+time (the leaf frame) and including callees.
 """
 
 from __future__ import annotations
