@@ -1,0 +1,71 @@
+"""The server-side CPU cost of single requests and reads, in-process, on an idle database.
+
+    .venv/bin/pytest bench/request_costs.py -s -p no:cacheprovider
+
+Not part of the test suite (pytest collects tests/ only). Each figure is the best of 15 rounds
+of 20 calls (process CPU time per call): on a shared VM the speed of the same work moves by up
+to 2x from minute to minute, and the best round is the figure that moves least. Requests go
+through Django's test client and the whole middleware chain, not through daphne.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.consumers import _panel_frame, _read_status, _read_table
+from games.models import ChatMessage, Seat
+from tests import factories
+
+pytestmark = pytest.mark.django_db(transaction=True)
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def best_ms(fn: Callable[[], object], calls: int = 20, rounds: int = 15) -> float:
+    fn()
+    best = float("inf")
+    for _ in range(rounds):
+        started = time.process_time()
+        for _ in range(calls):
+            fn()
+        best = min(best, (time.process_time() - started) / calls)
+    return best * 1000
+
+
+def test_request_costs() -> None:
+    table = factories.create_lobby(factories.NAMES[:8])
+    client = factories.client_for(table, table.names[1])
+    page = reverse("game", args=[table.code])
+    services.game_start(host=table.seat(table.host.name))
+    table.refresh()
+    table.seats = {name: table.seat(name) for name in table.seats}
+    costs = {
+        "night page GET": best_ms(lambda: client.get(page)),
+        "night panel GET (htmx)": best_ms(lambda: client.get(page, **HTMX)),
+    }
+    factories.play_night(table)
+    seat = table.seat(table.names[1])
+    runs_cache: dict[str, frozenset[tuple[str, ...]]] = {}
+
+    def chat() -> None:
+        ChatMessage.objects.filter(seat=seat).delete()  # stay under the rate limit
+        services.chat_post(seat=seat, text="hello there my friends", runs_cache=runs_cache)
+
+    def ready() -> None:
+        Seat.objects.filter(pk=seat.pk).update(ready_to_vote=False)
+        assert client.post(reverse("ready", args=[table.code]), **HTMX).status_code == 200
+
+    costs["chat line stored (+ a delete)"] = best_ms(chat)
+    costs["day page GET"] = best_ms(lambda: client.get(page))
+    costs["ready POST, htmx (+ an update)"] = best_ms(ready)
+    costs["panel push: table read + render"] = best_ms(
+        lambda: _panel_frame(_read_table(table.game.pk), seat.pk, "token", "http://testserver")
+    )
+    costs["status push: shared read"] = best_ms(lambda: _read_status(table.game.pk))
+    print()
+    for label, ms in costs.items():
+        print(f"{label:34s} {ms:7.3f} ms")
