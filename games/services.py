@@ -23,7 +23,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from games import engine
+from games import engine, hot_queries
 from games.broadcast import announce_on_commit, send_chat_on_commit
 from games.engine import CENTRE_POSITIONS, Role, RuleError, Ruleset
 from games.engine.messages import night_report, role_message
@@ -730,42 +730,49 @@ def chat_post(
     """
     clean = clean_chat_text(text)
     # The stored seat, not the caller's copy: a consumer keeps its Seat from connect, when the
-    # cards may not have been dealt yet.
-    seat = _current_seat(seat)
-    game = seat.game
-    if game.phase not in CHAT_PHASES:
-        if game.phase == Phase.CANCELLED:
+    # cards may not have been dealt yet. Plain SQL: this runs for every line (games/hot_queries).
+    author = hot_queries.chat_author(
+        seat_id=seat.pk, game_id=seat.game_id, lock_game=not _transactions_lock_the_database()
+    )
+    if author is None:
+        raise NotAllowedError("You are not seated in this game.")
+    phase = author.game_phase
+    if phase not in CHAT_PHASES:
+        if phase == Phase.CANCELLED:
             raise WrongPhaseError("This game was cancelled; its chat is closed.")
         raise WrongPhaseError("The chat is closed during the night and the vote.")
     when = _now(now)
-    recent = ChatMessage.objects.filter(
-        seat_id=seat.pk, sent_at__gt=when - timedelta(seconds=CHAT_WINDOW)
-    ).count()
+    recent = hot_queries.chat_lines_since(
+        seat_id=seat.pk, since=when - timedelta(seconds=CHAT_WINDOW)
+    )
     if recent >= CHAT_BURST:
         raise ServiceError(f"Slow down: at most {CHAT_BURST} messages every {CHAT_WINDOW} seconds.")
-    if game.phase == Phase.DAY:
-        runs = runs_cache.get(game.phase) if runs_cache is not None else None
+    if phase == Phase.DAY:
+        runs = runs_cache.get(phase) if runs_cache is not None else None
         if runs is None:
-            runs = seat_private_runs(seat)
+            # Once per phase for a consumer: the seat's private texts, read with the ORM.
+            runs = seat_private_runs(Seat.objects.select_related("game").get(pk=seat.pk))
             if runs_cache is not None:
-                runs_cache[game.phase] = runs
+                runs_cache[phase] = runs
         if quotes(clean, runs):
             raise ServiceError(
                 "That repeats the moderator's private message word for word, which the rules"
                 " forbid (rules, section 5c). Say it in your own words."
             )
-    message = ChatMessage.objects.create(
-        game=game, seat_id=seat.pk, author=seat.name, text=clean, phase=game.phase
+    message = hot_queries.chat_line_insert(
+        game_id=seat.game_id,
+        seat_id=seat.pk,
+        author=author.seat_name,
+        text=clean,
+        phase=phase,
+        sent_at=when,
     )
-    if now is not None:
-        ChatMessage.objects.filter(pk=message.pk).update(sent_at=when)
-        message.sent_at = when
     send_chat_on_commit(
-        game.code,
+        author.game_code,
         {
             "id": message.pk,
             "seat_id": seat.pk,
-            "name": seat.name,
+            "name": author.seat_name,
             "text": clean,
             "sent_at": message.sent_at.isoformat(),
         },
