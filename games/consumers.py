@@ -24,6 +24,7 @@ from django.template.loader import render_to_string
 from games import services
 from games.broadcast import game_group
 from games.models import ChatMessage, Game, Phase, Seat
+from games.prepared import GAME_BY_ID
 from games.selectors import (
     CHAT_HISTORY,
     SeatView,
@@ -78,7 +79,7 @@ def _chat_history(game_id: int, after: int) -> list[dict[str, Any]]:
 
 def _current_game(game_id: int) -> Game | None:
     """The game as stored, moved on first if its deadline has passed (as a page load does)."""
-    game = Game.objects.filter(pk=game_id).one_or_none()
+    game = GAME_BY_ID.one(game_id)
     return None if game is None else services.game_caught_up(game)
 
 

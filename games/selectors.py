@@ -18,6 +18,13 @@ from games import engine
 from games.engine import CENTRE_POSITIONS, Role, Ruleset
 from games.engine.messages import RoleMessage, night_report, role_message
 from games.models import CentreCard, ChatMessage, Game, NightAction, Phase, Seat, Vote
+from games.prepared import (
+    ACTIONS_OF_GAME,
+    CENTRE_OF_GAME,
+    SEATS_OF_GAME,
+    VOTES_OF_GAME,
+    of_game,
+)
 from games.services import CHAT_PHASES, RULES_PHRASE, current_deck, deal_of
 
 # Lines of chat a page or a (re)connecting socket receives: a 30-minute day of a lively table.
@@ -338,15 +345,15 @@ class TableRead:
 
 def read_table(game: Game) -> TableRead:
     """Read what `seat_view` needs of `game`: a fixed number of queries, whatever its size."""
-    seats = tuple(game.seats.order_by("position"))
+    seats = tuple(of_game(SEATS_OF_GAME(game.pk), game))
     if game.phase == Phase.LOBBY or not any(s.start_role for s in seats):
         return TableRead(game=game, seats=seats)
-    centre = tuple(CentreCard.objects.filter(game=game))
-    actions = tuple(NightAction.objects.filter(game=game))
+    centre = tuple(of_game(CENTRE_OF_GAME(game.pk), game))
+    actions = tuple(of_game(ACTIONS_OF_GAME(game.pk), game))
     votes: tuple[Vote, ...] = ()
     next_game_code = None
     if game.phase in (Phase.VOTING, Phase.REVEAL):
-        votes = tuple(Vote.objects.filter(game=game))
+        votes = tuple(of_game(VOTES_OF_GAME(game.pk), game))
     if game.phase == Phase.REVEAL:
         follow = Game.objects.filter(previous_game=game).values_list("code", flat=True)
         next_game_code = next(iter(follow), None)

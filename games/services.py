@@ -28,6 +28,7 @@ from games.broadcast import announce_on_commit, send_chat_on_commit
 from games.engine import CENTRE_POSITIONS, Role, RuleError, Ruleset
 from games.engine.messages import night_report, role_message
 from games.models import MODERATOR, CentreCard, ChatMessage, Game, NightAction, Phase, Seat, Vote
+from games.prepared import CENTRE_OF_GAME, GAME_BY_ID, SEAT_AT_GAME, SEATS_OF_GAME, of_game
 from games.quoting import quotes, word_runs
 
 timing_log = logging.getLogger("games.timing")
@@ -338,22 +339,18 @@ def _current_seat(seat: Seat) -> Seat:
     come from before the wait). Must run inside a transaction.
     """
     if _transactions_lock_the_database():
-        # Nothing else can write until this transaction ends, so one read of the seat with its
-        # game gives what the lock and a second read would, for one query less.
-        current = (
-            Seat.objects.select_related("game")
-            .filter(pk=seat.pk, game_id=seat.game_id)
-            .one_or_none()
-        )
-        if current is None:
+        # Nothing else can write until this transaction ends: the seat and its game are read
+        # as they are, with no locking read first.
+        current = SEAT_AT_GAME.one(seat.pk, seat.game_id)
+        game = GAME_BY_ID.one(seat.game_id) if current is not None else None
+        if current is None or game is None:
             raise NotAllowedError("You are not seated in this game.")
-        return current
+        return of_game([current], game)[0]
     game = _locked_game(seat.game_id)
-    current = Seat.objects.filter(pk=seat.pk, game=game).one_or_none()
+    current = SEAT_AT_GAME.one(seat.pk, game.pk)
     if current is None:
         raise NotAllowedError("You are not seated in this game.")
-    current.game = game
-    return current
+    return of_game([current], game)[0]
 
 
 def _seat_in_game(seat: Seat) -> Game:
@@ -373,8 +370,8 @@ def _update_each(rows: Sequence[Seat] | Sequence[CentreCard], *fields: str) -> N
 
 
 def _load_table(game: Game) -> tuple[list[Seat], list[CentreCard], engine.Deal]:
-    seats = list(game.seats.order_by("position"))
-    centre = list(game.centre_cards.all())
+    seats = of_game(SEATS_OF_GAME(game.pk), game)
+    centre = of_game(CENTRE_OF_GAME(game.pk), game)
     return seats, centre, deal_of(game, seats, centre)
 
 

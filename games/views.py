@@ -21,6 +21,7 @@ from games import services
 from games.engine import CENTRE_POSITIONS, Role
 from games.forms import CreateGameForm, JoinCodeForm, JoinForm, VoteForm
 from games.models import Game, Phase, Seat
+from games.prepared import GAME_BY_ID, SEAT_BY_TOKEN, of_game
 from games.selectors import seat_view, status_view, table_status
 from games.services import NotAllowedError, ServiceError, WrongPhaseError
 
@@ -118,7 +119,8 @@ def _render_game(
 def _game_and_seat(request: HttpRequest, code: str) -> tuple[Game | None, Seat | None]:
     """The game `code` and this browser's seat at it (None if not seated), caught up.
 
-    A seated player's request (nearly all of them) costs one query: the seat with its game.
+    A seated player's request (nearly all of them) costs two small reads whose SQL is built
+    once per process (games/prepared.py): the seat by its token, then its game.
     """
     stored = _game_code(code)
     if stored is None:
@@ -126,9 +128,10 @@ def _game_and_seat(request: HttpRequest, code: str) -> tuple[Game | None, Seat |
     token = _session_token(request, stored)
     seat = None
     if token is not None:
-        seat = Seat.objects.select_related("game").filter(token=token).one_or_none()
-        if seat is not None and seat.game.code != stored:
-            seat = None
+        found = SEAT_BY_TOKEN.one(token)
+        game = GAME_BY_ID.one(found.game_id) if found is not None else None
+        if found is not None and game is not None and game.code == stored:
+            seat = of_game([found], game)[0]
     game = seat.game if seat is not None else _find_game(stored)
     if game is None:
         return None, None
@@ -279,6 +282,14 @@ def status(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "games/game.html#status", {"view": view, "Phase": Phase})
 
 
+def _read_game_again(seat: Seat) -> None:
+    """Give `seat` its game as stored now (a service has just changed it)."""
+    game = GAME_BY_ID.one(seat.game_id)
+    if game is None:  # deleted meanwhile (staff): as refresh_from_db would
+        raise Game.DoesNotExist
+    of_game([seat], game)
+
+
 def _seat_or_error(request: HttpRequest, code: str) -> tuple[Seat | None, HttpResponse | None]:
     game, seat = _game_and_seat(request, code)
     if game is None:
@@ -312,9 +323,9 @@ def seat_post(handler: SeatHandler) -> Callable[..., HttpResponse]:
         try:
             handler(request, seat, **kwargs)
         except ServiceError as error:
-            seat.game.refresh_from_db()
+            _read_game_again(seat)
             return _render_game(request, seat, error=str(error), status=_status_for(error))
-        seat.game.refresh_from_db()
+        _read_game_again(seat)
         if not getattr(request, "htmx", False):
             return HttpResponseRedirect(reverse("game", args=[seat.game.code]))
         return _render_game(request, seat)
