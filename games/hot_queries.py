@@ -1,4 +1,5 @@
-"""Hand-written SQL for the few statements that run on every chat line.
+"""Hand-written SQL for the few statements that run on every chat line, the counts every
+action, "ready" and vote makes, and storing a table's rows after the deal and the night.
 
 Everywhere else the ORM is the right tool. Here it is not: on this project's server, building
 a query through the ORM costs some twenty times what SQLite then takes to run it (a seat read
@@ -14,10 +15,11 @@ Must run inside the caller's transaction (games/services.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import connection
+from django.db import connection, models
 
 from games.models import ChatMessage, Game, Seat
 
@@ -114,3 +116,41 @@ def chat_line_insert(
     line._state.adding = False
     line._state.db = connection.alias
     return line
+
+
+def update_rows(rows: Sequence[models.Model], fields: Iterable[str]) -> None:
+    """Store `fields` of each of `rows` (all of one model): one UPDATE by primary key, run
+    once per row with the values each field prepares for the database."""
+    if not rows:
+        return
+    meta = type(rows[0])._meta
+    columns = [meta.get_field(name) for name in fields]
+    assignments = ", ".join(f"{connection.ops.quote_name(f.column)} = %s" for f in columns)
+    sql = (
+        f"UPDATE {connection.ops.quote_name(meta.db_table)} SET {assignments} "
+        f"WHERE {connection.ops.quote_name(meta.pk.column)} = %s"
+    )
+    params = [
+        [f.get_db_prep_save(getattr(row, f.attname), connection) for f in columns] + [row.pk]
+        for row in rows
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, params)
+
+
+def count_rows(model: type[models.Model], **equal: object) -> int:
+    """How many rows of `model` have each named field equal to the given value (values as the
+    ORM would filter by them: a foreign key by its id)."""
+    meta = model._meta
+    fields = [meta.get_field(name) for name in equal]
+    where = " AND ".join(f"{connection.ops.quote_name(f.column)} = %s" for f in fields)
+    params = [
+        f.get_db_prep_value(value, connection, prepared=False)
+        for f, value in zip(fields, equal.values(), strict=True)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT COUNT(*) FROM {connection.ops.quote_name(meta.db_table)} WHERE {where}",
+            params,
+        )
+        return int(cursor.fetchone()[0])

@@ -89,4 +89,7 @@ CENTRE_OF_GAME = PreparedRead(
 ACTIONS_OF_GAME = PreparedRead(
     lambda game_id: NightAction.objects.filter(game_id=game_id).order_by("id"), 1
 )
+ACTION_OF_SEAT = PreparedRead(
+    lambda seat_id: NightAction.objects.filter(seat_id=seat_id).order_by()[:1], 1
+)
 VOTES_OF_GAME = PreparedRead(lambda game_id: Vote.objects.filter(game_id=game_id).order_by("id"), 1)

@@ -149,6 +149,10 @@ def test_no_vote_for_a_stranger() -> None:
         services.vote_cast(seat=table.seat("Ann"), target_id=other.seats["Ben"].pk)
     with pytest.raises(ServiceError, match="Vote for one of the players at this table"):
         services.vote_cast(seat=table.seat("Ann"), target_id=10**12)
+    # Ids no database column holds, and values that are not ids, find no seat either.
+    for target_id in (2**63, 2**80, 0, -5, "2", None):
+        with pytest.raises(ServiceError, match="Vote for one of the players at this table"):
+            services.vote_cast(seat=table.seat("Ann"), target_id=target_id)  # type: ignore[arg-type]
     assert not Vote.objects.exists()
 
 
