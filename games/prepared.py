@@ -2,9 +2,11 @@
 
 Building a query is most of what a small ORM read costs on this project's server: the SELECT
 of a table's eight seats takes about 480 µs through a queryset, of which SQLite's own work is
-about 50 µs (docs/benchmarks.md). A `PreparedRead` asks the ORM for the queryset's SQL the first
-time it runs, then runs that same SQL through `Manager.raw()` with each call's values: the same
-statement, the same model instances and field conversions, without building the query again.
+about 50 µs (docs/benchmarks.md). A `PreparedRead` has the ORM compile its queryset the first
+time it runs on a database connection, and keeps what Django's own ModelIterable takes from
+that compilation: the SQL, the selected fields and their converters. Each later call runs that
+SQL with the call's values and builds the model instances as the ORM does (`Model.from_db`, the
+same field and backend conversions), without building the query again.
 
 Only for plain single-model reads (no select_related, annotations or locks) whose parameters
 are exactly the call's arguments, in order. That is checked once, with the distinct sample
@@ -14,11 +16,25 @@ values the read is declared with; a read that fails the check keeps using its qu
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from django.db import models
+from django.db import connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from games.models import CentreCard, Game, NightAction, Seat, Vote
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """One compilation of a read on one connection (connections are per thread)."""
+
+    connection: BaseDatabaseWrapper
+    sql: str
+    model: type[models.Model]
+    fields: slice  # where the model's columns are in a row
+    init_list: list[str]  # their attribute names, for Model.from_db
+    converters: list[tuple[int, tuple[list[Callable[..., Any]], Any]]]
 
 
 class PreparedRead[M: models.Model]:
@@ -32,24 +48,57 @@ class PreparedRead[M: models.Model]:
             raise ValueError("PreparedRead needs distinct sample values")
         self._build = build
         self._samples = samples
-        self._sql: str | None = None
-        self._manager: models.Manager[M] | None = None
-        self._prepared = False
+        self._plans: dict[int, _Plan | None] = {}  # by id of the connection
+        self._alias: str | None = None  # the database the read goes to, once known
 
-    def _prepare(self) -> None:
+    def _plan(self) -> _Plan | None:
+        if self._alias is not None:
+            current = connections[self._alias]
+            known = self._plans.get(id(current), False)
+            if known is None or (known and known.connection is current):
+                return known
         queryset = self._build(*self._samples)
-        sql, params = queryset.query.sql_with_params()
+        self._alias = queryset.db
+        connection = connections[queryset.db]
+        key = id(connection)
+        plan = None
+        compiler = queryset.query.get_compiler(using=queryset.db)
+        sql, params = compiler.as_sql()  # also fills compiler.select and klass_info
         if list(params) == list(self._samples) and not queryset.query.select_related:
-            self._sql = sql
-            self._manager = queryset.model._default_manager
-        self._prepared = True
+            select = compiler.select
+            positions = compiler.klass_info["select_fields"]
+            fields = slice(positions[0], positions[-1] + 1)
+            plan = _Plan(
+                connection=connection,
+                sql=sql,
+                model=compiler.klass_info["model"],
+                fields=fields,
+                init_list=[column[0].target.attname for column in select[fields]],
+                converters=list(
+                    compiler.get_converters([s[0] for s in select[: compiler.col_count]]).items()
+                ),
+            )
+        self._plans[key] = plan
+        return plan
 
     def __call__(self, *args: Any) -> list[M]:
-        if not self._prepared:
-            self._prepare()
-        if self._sql is None or self._manager is None:
+        plan = self._plan()
+        if plan is None:
             return list(self._build(*args))
-        return list(self._manager.raw(self._sql, args))
+        connection = plan.connection
+        with connection.cursor() as cursor:
+            cursor.execute(plan.sql, args)
+            rows = cursor.fetchall()
+        objects: list[M] = []
+        for fetched in rows:
+            row = list(fetched)
+            for position, (converters, expression) in plan.converters:
+                value = row[position]
+                for convert in converters:
+                    value = convert(value, expression, connection)
+                row[position] = value
+            objects.append(plan.model.from_db(connection.alias, plan.init_list, row[plan.fields]))
+        return objects
 
     def one(self, *args: Any) -> M | None:
         """The one row the read finds (its filter matches at most one), or None."""
@@ -57,10 +106,9 @@ class PreparedRead[M: models.Model]:
         return rows[0] if rows else None
 
     def sql(self) -> str | None:
-        """The SQL it runs (None: it falls back to its queryset). For tests."""
-        if not self._prepared:
-            self._prepare()
-        return self._sql
+        """The SQL it runs on this thread's connection (None: it uses its queryset). Tests."""
+        plan = self._plan()
+        return None if plan is None else plan.sql
 
 
 def of_game[R: models.Model](rows: list[R], game: Game) -> list[R]:

@@ -68,3 +68,26 @@ def test_a_read_whose_parameters_are_not_its_arguments_falls_back_to_its_queryse
 def test_samples_must_be_distinct() -> None:
     with pytest.raises(ValueError):
         PreparedRead(lambda a, b: Seat.objects.filter(pk=a).filter(game_id=b), 1, 1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_thread_runs_a_read_on_its_own_connection() -> None:
+    """Connections belong to threads: a read compiled on one is compiled again on another,
+    and both give the same rows."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    table = play_to(Phase.DAY, TWELVE)
+    here = [s.pk for s in prepared.SEATS_OF_GAME(table.game.pk)]
+
+    def elsewhere() -> tuple[list[int], bool]:
+        try:
+            rows = [s.pk for s in prepared.SEATS_OF_GAME(table.game.pk)]
+            return rows, prepared.SEATS_OF_GAME.sql() is not None
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        rows, prepared_there = pool.submit(elsewhere).result()
+    assert rows == here and len(here) == 12 and prepared_there
