@@ -19,9 +19,11 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.http import QueryDict
 from django.template.loader import render_to_string
+from django.urls import Resolver404, resolve
 
-from games import services
+from games import seat_forms, services
 from games.broadcast import game_group
 from games.models import ChatMessage, Game, Phase, Seat
 from games.prepared import GAME_BY_ID
@@ -139,20 +141,87 @@ def _status_frame(
 
 
 def _panel_frame(
-    table: TableRead, seat_id: int, csrf_token: str, site_root: str
+    table: TableRead, seat_id: int, csrf_token: str, site_root: str, error: str | None = None
 ) -> dict[str, Any] | None:
     """The seat's whole panel (role message, forms, report...), for a page that shows another
-    phase: the page swaps it in instead of reloading. `seat_view` builds it for this seat only;
-    None if the seat is not at the table."""
+    phase, or that sent a form: the page swaps it in instead of reloading. `seat_view` builds
+    it for this seat only; None if the seat is not at the table."""
     me = next((s for s in table.seats if s.pk == seat_id), None)
     if me is None:
         return None
     view = seat_view(me, table=table, with_chat=False)
-    html = render_to_string(
-        "games/game.html#panel",
-        {"view": view, "Phase": Phase, "csrf_token": csrf_token, "site_root": site_root},
-    )
+    context = {"view": view, "Phase": Phase, "csrf_token": csrf_token, "site_root": site_root}
+    html = render_to_string("games/game.html#panel", {**context, "error": error})
     return _frame(view, panel_html=html)
+
+
+# --- Forms sent over the socket ------------------------------------------------------------
+
+# A form frame is what the page's htmx form would have posted: a path and its fields.
+FORM_MAX_FIELDS = 64
+FORM_MAX_VALUES = 16  # per field name
+FORM_MAX_LENGTH = 1000  # characters in a name or a value
+
+
+@dataclass(frozen=True, slots=True)
+class SocketForm:
+    """A game form sent over the socket, checked for shape (its content is the service's)."""
+
+    name: str  # the URL name, a key of seat_forms.BY_URL_NAME
+    fields: QueryDict
+    arguments: dict[str, Any]  # the URL's other arguments (remove_seat's seat id)
+
+
+def parse_socket_form(content: dict[str, Any], code: str) -> SocketForm | str:
+    """The form in a `{"type": "form", "path": ..., "fields": {name: [values]}}` frame, or
+    why it is refused. Only the seat forms of this page's own game are taken."""
+    path, fields = content.get("path"), content.get("fields")
+    if not isinstance(path, str) or len(path) > 200 or not isinstance(fields, dict):
+        return "That form could not be read."
+    try:
+        match = resolve(path.split("?", 1)[0])
+    except Resolver404:
+        return "That form could not be read."
+    if (
+        match.url_name not in seat_forms.BY_URL_NAME
+        or str(match.kwargs.get("code")).upper() != code
+    ):
+        return "That form does not belong to this game's page."
+    if len(fields) > FORM_MAX_FIELDS:
+        return "That form could not be read."
+    data = QueryDict(mutable=True)
+    for name, values in fields.items():
+        values = [values] if isinstance(values, str) else values
+        if (
+            not isinstance(name, str)
+            or len(name) > FORM_MAX_LENGTH
+            or not isinstance(values, list)
+            or len(values) > FORM_MAX_VALUES
+            or not all(isinstance(v, str) and len(v) <= FORM_MAX_LENGTH for v in values)
+        ):
+            return "That form could not be read."
+        data.setlist(name, values)
+    data._mutable = False
+    arguments = {k: v for k, v in match.kwargs.items() if k != "code"}
+    return SocketForm(name=str(match.url_name), fields=data, arguments=arguments)
+
+
+def _answer_form(
+    seat: Seat, form: SocketForm, csrf_token: str, site_root: str
+) -> dict[str, Any] | None:
+    """Run a form for `seat` through the same handler as its POST view, then build the seat's
+    panel as the view's htmx answer would be: the new state, or the old one with the error.
+    None: the seat is no longer at its table."""
+    error = None
+    try:
+        seat_forms.BY_URL_NAME[form.name](form.fields, seat, **form.arguments)
+    except services.ServiceError as refused:
+        error = str(refused)
+    table = _read_table(seat.game_id)
+    if table is None:
+        return None
+    frame = _panel_frame(table, seat.pk, csrf_token, site_root, error)
+    return None if frame is None else {**frame, "answer": True}
 
 
 def _seated(status: PublicStatus, seat_id: int) -> bool:
@@ -249,6 +318,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self._status_urgent = asyncio.Event()  # a change that should not wait 250 ms
         self._status_now = False  # a new phase: no wait at all
         self._urgent_posts: deque[float] = deque()  # when this socket's recent lines went first
+        self._form_lock = asyncio.Lock()  # one form at a time, in the order they came
+        self._form_tasks: set[asyncio.Task[None]] = set()
         self._csrf = str(self.scope.get("cookies", {}).get("csrftoken", ""))
         # The Origin passed SameOriginValidator: it is this site as the browser sees it, the
         # root of the invite and rejoin links in a pushed panel.
@@ -260,7 +331,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self._page_phase = phase if phase in Phase.values else None
         await self.channel_layer.group_add(self.group, self.channel_name)
         after = self._query_param("after")
-        hello = await self._send_hello(int(after) if after.isdigit() else 0)
+        panel = self._query_param("panel") == "1"
+        hello = await self._send_hello(int(after) if after.isdigit() else 0, panel=panel)
         if hello is None:
             await self.close(code=CLOSE_NOT_SEATED)
 
@@ -272,14 +344,17 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 return value[:32]
         return ""
 
-    async def _state_frame(self, change: str, page_phase: str | None) -> dict[str, Any] | None:
+    async def _state_frame(
+        self, change: str, page_phase: str | None, *, panel: bool = False
+    ) -> dict[str, Any] | None:
         """What this page needs after `change` ("": catching up by itself): its status box
         while the game is in the phase the page shows (None: whatever phase it is in), its new
-        panel when the game has moved on. None: the seat is no longer at the table."""
+        panel when the game has moved on or when `panel` asks for it. None: the seat is no
+        longer at the table."""
         status = await _shared_read("status", self.game_id, change, _read_status)
         if status is None or not _seated(status, self.seat_id):
             return None
-        if status.table.game.phase == (page_phase or status.table.game.phase):
+        if not panel and status.table.game.phase == (page_phase or status.table.game.phase):
             if status.html is not None:  # the same box for every seat: nothing to render
                 return _status_frame(status, self.seat_id, self.is_host, self._csrf)
             return await database_sync_to_async(_status_frame)(
@@ -292,11 +367,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             table, self.seat_id, self._csrf, self._site_root
         )
 
-    async def _send_hello(self, after: int) -> dict[str, Any] | None:
+    async def _send_hello(self, after: int, *, panel: bool = False) -> dict[str, Any] | None:
         """Everything a (re)connecting page needs to catch up: phase, clock, its status box
         (so it need not fetch it), its new panel when the game has moved on since the page was
-        drawn, and the chat it has not seen. None: the seat is gone."""
-        frame = await self._state_frame("", self._page_phase)
+        drawn or when `panel` asks for it (a form was under way when the socket dropped), and
+        the chat it has not seen. None: the seat is gone."""
+        frame = await self._state_frame("", self._page_phase, panel=panel)
         if frame is None:
             return None
         after = min(after, 2**62)  # ids fit in 63 bits; larger means "after all"
@@ -324,6 +400,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         task = getattr(self, "_status_task", None)
         if task is not None:
             task.cancel()
+        for form in list(getattr(self, "_form_tasks", ())):
+            form.cancel()  # its service call, if under way, still finishes or fails whole
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not hasattr(self, "seat_id"):
@@ -336,6 +414,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             valid = isinstance(after, int) and not isinstance(after, bool) and after >= 0
             if await self._send_hello(after if valid else 0) is None:
                 await self.close(code=CLOSE_NOT_SEATED)
+        elif kind == "form":
+            self._start_form(content)
         elif kind == "ping":
             await self.send_json({"type": "pong"})
         else:
@@ -352,6 +432,35 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return await super().decode_json(text_data)
         except (ValueError, RecursionError):  # not JSON, or nested too deeply to read
             return None
+
+    def _start_form(self, content: dict[str, Any]) -> None:
+        """Answer a form in a task of its own, so the socket keeps delivering chat and pushes
+        while the form waits for the worker thread; a page's forms still run in the order it
+        sent them."""
+        task = asyncio.create_task(self._form(content))
+        self._form_tasks.add(task)
+        task.add_done_callback(self._form_tasks.discard)
+
+    async def _form(self, content: dict[str, Any]) -> None:
+        async with self._form_lock:
+            form = parse_socket_form(content, self.code)
+            if isinstance(form, str):
+                await self.send_json({"type": "form-error", "message": form})
+                return
+            try:
+                answer = await database_sync_to_async(_answer_form)(
+                    self._seat, form, self._csrf, self._site_root
+                )
+            except Exception:
+                log.exception("Form %s of seat %s failed", form.name, self.seat_id)
+                message = "Something went wrong; reload the page to see where the game is."
+                await self.send_json({"type": "form-error", "message": message})
+                return
+            if answer is None:
+                await self.close(code=CLOSE_NOT_SEATED)
+                return
+            self._shown(answer["phase"])
+            await self.send_json(answer)
 
     def _post(self, text: object) -> None:
         # The seat as read at connect: chat_post checks, in its transaction, that it is still

@@ -17,11 +17,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import services
-from games.engine import CENTRE_POSITIONS, Role
-from games.forms import CreateGameForm, JoinCodeForm, JoinForm, VoteForm
+from games import seat_forms, services
+from games.forms import CreateGameForm, JoinCodeForm, JoinForm
 from games.models import Game, Phase, Seat
 from games.prepared import GAME_BY_ID, SEAT_BY_TOKEN, of_game
+from games.seat_forms import SeatForm
 from games.selectors import seat_view, status_view, table_status
 from games.services import NotAllowedError, ServiceError, WrongPhaseError
 
@@ -299,12 +299,9 @@ def _seat_or_error(request: HttpRequest, code: str) -> tuple[Seat | None, HttpRe
     return seat, None
 
 
-SeatHandler = Callable[..., None]
-
-
-def seat_post(handler: SeatHandler) -> Callable[..., HttpResponse]:
-    """A POST view for the seat in the session: find the seat, run `handler(request, seat)`
-    (which calls one service), then answer.
+def seat_post(handler: SeatForm) -> Callable[..., HttpResponse]:
+    """A POST view for the seat in the session: find the seat, run `handler(request.POST,
+    seat)` (which calls one service), then answer.
 
     Plain forms get a redirect to the game page (Post/Redirect/Get). htmx requests get the new
     panel, also when the post moved the game to another phase: the panel carries its phase, and
@@ -321,7 +318,7 @@ def seat_post(handler: SeatHandler) -> Callable[..., HttpResponse]:
             return failure
         assert seat is not None
         try:
-            handler(request, seat, **kwargs)
+            handler(request.POST, seat, **kwargs)
         except ServiceError as error:
             _read_game_again(seat)
             return _render_game(request, seat, error=str(error), status=_status_for(error))
@@ -333,78 +330,15 @@ def seat_post(handler: SeatHandler) -> Callable[..., HttpResponse]:
     return view
 
 
-@seat_post
-def deck(request: HttpRequest, seat: Seat) -> None:
-    if "suggested" in request.POST:
-        services.deck_update(host=seat, counts=None)
-        return
-    counts = {r.value: request.POST.get(f"count_{r.value}", "0") for r in Role}
-    services.deck_update(host=seat, counts={k: v for k, v in counts.items() if v not in ("", "0")})
-
-
-@seat_post
-def remove_seat(request: HttpRequest, seat: Seat, seat_id: int) -> None:
-    services.seat_remove(host=seat, seat_id=seat_id)
-
-
-@seat_post
-def start(request: HttpRequest, seat: Seat) -> None:
-    services.game_start(host=seat)
-
-
-@seat_post
-def cancel(request: HttpRequest, seat: Seat) -> None:
-    if not seat.is_host:
-        raise NotAllowedError("Only the host can cancel the game.")
-    services.game_cancel(game=seat.game)
-
-
-def _posted_targets(request: HttpRequest) -> list[str]:
-    """Targets from the form: repeated `targets` fields. A seer's "left,middle" counts as two
-    centre cards; any other value is one name as it stands (names may contain commas)."""
-    targets: list[str] = []
-    for value in request.POST.getlist("targets"):
-        parts = value.split(",")
-        if len(parts) == 2 and all(p in CENTRE_POSITIONS for p in parts):
-            targets.extend(parts)
-        elif value.strip(", "):
-            targets.append(value)
-    return targets
-
-
-@seat_post
-def night_action(request: HttpRequest, seat: Seat) -> None:
-    if request.POST.get("step") == "copy":
-        target = request.POST.get("targets", "")
-        if target and "no_action" not in request.POST:
-            services.doppelganger_copy(seat=seat, target=target)
-        else:
-            services.night_action_submit(seat=seat, targets=[])
-    elif "no_action" in request.POST:
-        services.night_action_submit(seat=seat, targets=[])
-    else:
-        targets = _posted_targets(request)
-        if not targets:
-            raise ServiceError("Pick your target, or choose “no action”.")
-        services.night_action_submit(seat=seat, targets=targets)
-
-
-@seat_post
-def end_day(request: HttpRequest, seat: Seat) -> None:
-    services.day_end(host=seat)
-
-
-@seat_post
-def ready(request: HttpRequest, seat: Seat) -> None:
-    services.seat_ready_set(seat=seat, ready=request.POST.get("ready") != "no")
-
-
-@seat_post
-def vote(request: HttpRequest, seat: Seat) -> None:
-    form = VoteForm(request.POST)
-    if not form.is_valid():
-        raise ServiceError("Choose the player you vote for.")
-    services.vote_cast(seat=seat, target_id=form.cleaned_data["target"])
+# The seated player's game forms (games/seat_forms.py, shared with the websocket).
+deck = seat_post(seat_forms.deck)
+remove_seat = seat_post(seat_forms.remove_seat)
+start = seat_post(seat_forms.start)
+cancel = seat_post(seat_forms.cancel)
+night_action = seat_post(seat_forms.night_action)
+end_day = seat_post(seat_forms.end_day)
+ready = seat_post(seat_forms.ready)
+vote = seat_post(seat_forms.vote)
 
 
 @require_POST

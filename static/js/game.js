@@ -114,6 +114,10 @@
   let attempts = 0;
   let everConnected = false;
   let pageClosing = false;
+  // A form sent over the socket and not answered yet; if the socket drops meanwhile, whether
+  // it was taken is unknown, so the next connection asks for the panel as it now stands.
+  let formInFlight = null;
+  let panelInDoubt = false;
 
   function connect() {
     const root = document.getElementById("game");
@@ -123,7 +127,8 @@
     // history again (lines are keyed by id, so nothing doubles and nothing is missed).
     const after = attempts === 0 && !everConnected ? lastChatId : 0;
     // The phase the page shows: if the game has moved on, the server sends the new panel.
-    const query = "?after=" + after + "&phase=" + encodeURIComponent(root.dataset.phase || "");
+    let query = "?after=" + after + "&phase=" + encodeURIComponent(root.dataset.phase || "");
+    if (panelInDoubt) query += "&panel=1";
     socket = new WebSocket(scheme + location.host + root.dataset.ws + query);
     socket.addEventListener("open", function () {
       attempts = 0;
@@ -142,6 +147,10 @@
     });
     socket.addEventListener("close", function (event) {
       document.body.dataset.live = "no";
+      if (formInFlight) {
+        formDone();
+        panelInDoubt = true;
+      }
       if (pageClosing) return;
       if (event.code === 4403) return; // not seated: do not retry
       document.getElementById("offline")?.removeAttribute("hidden");
@@ -218,16 +227,69 @@
 
   function handle(msg, root) {
     if (msg.type === "hello") {
+      if (msg.panel_html) panelInDoubt = false;
       if (applyState(msg, root)) (msg.history || []).forEach(addChatLine);
     } else if (msg.type === "chat") {
       addChatLine(msg);
     } else if (msg.type === "status") {
+      if (msg.answer) formDone();
       applyState(msg, root);
+    } else if (msg.type === "form-error") {
+      formDone();
+      showPanelError(msg.message);
     } else if (msg.type === "error") {
       showChatError(msg.message);
     } else if (msg.type === "sent") {
       showChatError("");
     }
+  }
+
+  // --- Game forms over the socket --------------------------------------------------------
+  // With a live socket, a panel form htmx is about to POST goes over the socket instead: the
+  // same fields to the same handler on the server, answered with the new panel (a "status"
+  // frame marked "answer"), without an HTTP round trip. Offline, htmx POSTs as usual, and
+  // without JavaScript the forms post and redirect.
+  function sendFormOverSocket(event) {
+    const detail = event.detail;
+    const live = socket && socket.readyState === WebSocket.OPEN;
+    const panel = document.getElementById("panel");
+    if (!live || detail.verb !== "post" || !panel || !panel.contains(detail.elt)) return;
+    if (detail.errors && detail.errors.length) return; // htmx halts it and says why
+    const fields = {};
+    detail.formData.forEach(function (value, name) {
+      if (typeof value !== "string") return;
+      (fields[name] = fields[name] || []).push(value);
+    });
+    event.preventDefault(); // no HTTP request
+    socket.send(JSON.stringify({ type: "form", path: detail.path, fields: fields }));
+    formInFlight = detail.elt;
+    formInFlight.setAttribute("aria-busy", "true");
+    formInFlight.querySelectorAll("button").forEach(function (b) {
+      b.disabled = true;
+    });
+  }
+
+  function formDone() {
+    if (!formInFlight) return;
+    formInFlight.removeAttribute("aria-busy");
+    formInFlight.querySelectorAll("button").forEach(function (b) {
+      b.disabled = false;
+    });
+    formInFlight = null;
+  }
+
+  function showPanelError(text) {
+    const panel = document.getElementById("panel");
+    if (!panel || !text) return;
+    let el = document.getElementById("form-error");
+    if (!el) {
+      el = document.createElement("p");
+      el.id = "form-error";
+      el.className = "error card";
+      el.setAttribute("role", "alert");
+      panel.prepend(el);
+    }
+    el.textContent = text;
   }
 
   function setUpChatForm() {
@@ -290,6 +352,7 @@
       }
     });
     document.body.addEventListener("htmx:afterSwap", panelChanged);
+    document.body.addEventListener("htmx:configRequest", sendFormOverSocket);
   });
   window.addEventListener("pagehide", function () {
     pageClosing = true;

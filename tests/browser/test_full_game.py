@@ -231,10 +231,23 @@ def test_full_game_five_players(
     # A mark in each page's window: it survives only as long as the page is not reloaded.
     for page in pages.values():
         page.evaluate("window.sameDocument = true")
+    # Every form POST from here on: pages with a live socket send their game forms over it.
+    posts: dict[str, list[str]] = {name: [] for name in pages}
+    for name, page in pages.items():
+        page.on(
+            "request",
+            lambda request, name=name: (
+                posts[name].append(request.url.rsplit("/", 1)[-1])
+                if request.method == "POST"
+                else None
+            ),
+        )
 
     # --- The host deals the suggested deck ----------------------------------------------------
-    with host.expect_response(lambda response: response.url.endswith("/deck")):
-        host.get_by_role("button", name="Use the suggested deck").click()
+    # The answer (over the socket) replaces the panel: the mark on the old one goes with it.
+    host.evaluate("document.getElementById('panel').dataset.old = 'yes'")
+    host.get_by_role("button", name="Use the suggested deck").click()
+    expect(host.locator("#panel[data-old]")).to_have_count(0)
     expect(host.locator("#status")).to_contain_text("Cards (8 of 8 needed")
     host.get_by_role("button", name="Deal the cards and start the night").click()
     expect(host.locator("#panel[data-phase=night]")).to_be_visible()
@@ -408,6 +421,14 @@ def test_full_game_five_players(
         expect(page.get_by_label("Chat message")).to_be_visible()
         if PLAYERS[name][1]:
             assert page.evaluate("window.sameDocument === true"), f"{name}'s page was reloaded"
+
+    # The game forms: over the socket from the pages that had one, as POSTs from the others.
+    for name in names:
+        if PLAYERS[name][1]:
+            assert posts[name] == [], (name, posts[name])
+        else:
+            assert "action" in posts[name] and "vote" in posts[name], (name, posts[name])
+    assert posts["Bob"].count("ready") == 1
 
     shots.report()
     for entry in player_pages:

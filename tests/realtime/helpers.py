@@ -73,9 +73,11 @@ class SocketOpener:
         origin: bytes | None = ORIGIN,
         host: bytes = b"testserver",
         app: Any = None,
+        panel: bool = False,
     ) -> WebsocketCommunicator:
         path = f"/ws/game/{code}/"
         query = [f"after={after}"] * (after is not None) + [f"phase={phase}"] * (phase is not None)
+        query += ["panel=1"] * panel
         if query:
             path += "?" + "&".join(query)
         headers: list[tuple[bytes, bytes]] = [(b"host", host)]
@@ -95,14 +97,15 @@ class SocketOpener:
         after: str | int | None = None,
         phase: str | None = None,
         extra_cookies: str = "",
+        panel: bool = False,
     ) -> WebsocketCommunicator:
         """Connect with a session holding `session` (None: no cookie at all); must be accepted.
-        `phase`: the phase the page says it shows."""
+        `phase`: the phase the page says it shows; `panel`: ask for the panel in the hello."""
         cookie = None
         if session is not None:
             key = await database_sync_to_async(new_session)(session)
             cookie = f"sessionid={key}{extra_cookies}"
-        comm = self.communicator(code, cookie=cookie, after=after, phase=phase)
+        comm = self.communicator(code, cookie=cookie, after=after, phase=phase, panel=panel)
         connected, _ = await comm.connect(timeout=WAIT)
         assert connected, "the consumer accepts every connection before checking the seat"
         return comm
@@ -116,6 +119,7 @@ class SocketOpener:
         phase: str | None = None,
         path_code: str | None = None,
         extra_cookies: str = "",
+        panel: bool = False,
     ) -> tuple[WebsocketCommunicator, Frame]:
         """Connect as seat `name` of `table`; returns the socket and its "hello" frame."""
         comm = await self.open(
@@ -124,6 +128,7 @@ class SocketOpener:
             after=after,
             phase=phase,
             extra_cookies=extra_cookies,
+            panel=panel,
         )
         hello = await comm.receive_json_from(timeout=WAIT)
         assert hello["type"] == "hello", hello

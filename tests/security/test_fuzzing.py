@@ -560,6 +560,53 @@ ws_frames = st.one_of(
     st.integers(min_value=1, max_value=60).map(lambda n: '{"a":' * n + "1" + "}" * n),
     huge.map(lambda s: json.dumps({"type": "chat", "text": s})),
 )
+# Game forms over the socket (games/consumers.py): paths of this game's forms ("%CODE%" is
+# replaced by the table's code when sent), of other pages and of nothing, with fuzzed fields.
+form_paths = st.one_of(
+    st.sampled_from(
+        [
+            "/g/%CODE%/action",
+            "/g/%CODE%/ready",
+            "/g/%CODE%/vote",
+            "/g/%CODE%/start",
+            "/g/%CODE%/deck",
+            "/g/%CODE%/end-day",
+            "/g/%CODE%/cancel",
+            "/g/%CODE%/remove/1",
+            "/g/%CODE%/again",
+            "/g/%CODE%/status",
+            "/g/OTHERGAME/ready",
+            "/games/new",
+            "/admin/",
+        ]
+    ),
+    texts,
+    json_values,
+)
+form_field_values = st.one_of(
+    st.lists(
+        st.one_of(st.sampled_from(["Ann", "Ben", "Cat", "left", "1", "no", "x"]), texts),
+        max_size=3,
+    ),
+    texts,
+    json_values,
+)
+form_fields = st.one_of(
+    st.dictionaries(
+        st.one_of(
+            st.sampled_from(["targets", "no_action", "step", "target", "ready", "suggested"]),
+            st.text(max_size=12),
+        ),
+        form_field_values,
+        max_size=4,
+    ),
+    json_values,
+)
+form_frames = st.builds(
+    lambda path, fields: json.dumps({"type": "form", "path": path, "fields": fields}),
+    form_paths,
+    form_fields,
+)
 # Frames every run sends in every phase, whatever hypothesis draws.
 EDGE_FRAMES = [
     json.dumps({"type": "chat", "text": "x" * 100_000}),
@@ -599,8 +646,15 @@ async def _one_message(session: str, code: str, frame: str) -> list[dict[str, An
         hello = await comm.receive_json_from(timeout=WAIT)
         assert hello["type"] == "hello"
         await comm.send_to(text_data=frame)
-        await comm.send_json_to({"type": "ping"})
         replies: list[dict[str, Any]] = []
+        if is_form(frame):
+            # A form is answered from a task of its own: wait for its answer before the ping.
+            reply = await comm.receive_json_from(timeout=WAIT)
+            while reply.get("answer") is not True and reply["type"] != "form-error":
+                replies.append(reply)
+                reply = await comm.receive_json_from(timeout=WAIT)
+            replies.insert(0, reply)
+        await comm.send_json_to({"type": "ping"})
         while True:
             reply = await comm.receive_json_from(timeout=WAIT)
             if reply["type"] == "pong" and replies:
@@ -609,6 +663,29 @@ async def _one_message(session: str, code: str, frame: str) -> list[dict[str, An
         return replies
     finally:
         await opener.close_all()
+
+
+def is_form(frame: str) -> bool:
+    try:
+        content = json.loads(frame)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(content, dict) and content.get("type") == "form"
+
+
+def only_bens_own_changes(diff: list[str], table: Table) -> None:
+    """An accepted form changed nothing but Ben's own seat, action or vote."""
+    ben = table.seats["Ben"].pk
+    bens_actions = set(NightAction.objects.filter(seat_id=ben).values_list("pk", flat=True))
+    for line in diff:
+        kind, rest = line.split(" ", 1)
+        assert kind in ("seat", "action", "vote"), line
+        if kind == "seat":
+            assert rest.startswith(f"{ben}.ready_to_vote:"), line
+        elif " created: " in rest:
+            assert f"'seat_id': {ben}," in rest or f"'voter_id': {ben}," in rest, line
+        else:
+            assert kind == "action" and int(rest.split(".", 1)[0]) in bens_actions, line
 
 
 @pytest.fixture
@@ -629,6 +706,7 @@ def check_one_frame(world: SocketWorld, frame: str, phase: str) -> None:
     """Send one frame as Ben in `phase`: an answer, no crash, and no change but an accepted line."""
     channel_layers.backends.clear()  # a new event loop per frame: a fresh in-memory layer
     table = world.tables[phase]
+    frame = frame.replace("%CODE%", table.code)
     before = db_snapshot()
     replies = async_to_sync(_one_message)(world.sessions[phase], table.code, frame)
     after = db_snapshot()
@@ -637,6 +715,9 @@ def check_one_frame(world: SocketWorld, frame: str, phase: str) -> None:
     assert replies, frame[:200]
     reply = replies[0]
     FIGURES[f"ws_reply_{reply['type']}"] += 1
+    if is_form(frame):
+        check_form_answer(reply, frame, snapshot_diff(before, after), table, phase)
+        return
     assert reply["type"] in ("sent", "error", "hello", "pong"), reply
     if reply["type"] == "error":
         assert isinstance(reply["message"], str) and reply["message"].strip()
@@ -651,6 +732,36 @@ def check_one_frame(world: SocketWorld, frame: str, phase: str) -> None:
     assert len(diff) == 1 and diff[0].startswith("chat "), diff
     assert lines[0].seat_id == table.seats["Ben"].pk
     assert lines[0].text == services.clean_chat_text(content["text"])
+
+
+def check_form_answer(
+    reply: dict[str, Any], frame: str, diff: list[str], table: Table, phase: str
+) -> None:
+    """A form frame gets its panel back (with the error if refused: then nothing changed) or a
+    form-error (nothing changed); what it shows is escaped, and an accepted form changed only
+    Ben's own rows, in the phase the table was in."""
+    assert reply["type"] in ("status", "form-error"), reply
+    if reply["type"] == "form-error":
+        assert isinstance(reply["message"], str) and reply["message"].strip()
+        assert not diff, (frame[:200], reply, diff)
+        return
+    assert reply["answer"] is True and reply["phase"] == phase, reply
+    assert_escaped(reply["panel_html"], f"form answer to {frame[:80]}", expect_escaped=False)
+    if 'role="alert"' in reply["panel_html"]:
+        assert not diff, (frame[:200], diff)
+    else:
+        only_bens_own_changes(diff, table)
+
+
+@settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    database=None,
+)
+@given(frame=form_frames, phase=PHASE)
+def test_fuzz_forms_over_the_socket(socket_world: SocketWorld, frame: str, phase: str) -> None:
+    check_one_frame(socket_world, frame, phase)
 
 
 @settings(

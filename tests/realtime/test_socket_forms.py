@@ -1,0 +1,232 @@
+"""Game forms sent over the page's websocket (games/consumers.py, static/js/game.js).
+
+With a live socket, game.js sends a panel form as {"type": "form", "path", "fields"} instead of
+an htmx POST. The consumer runs it through the same handler as the POST view
+(games/seat_forms.py) and answers with the seat's new panel in a "status" frame marked
+"answer", or the panel with the service's error, exactly as the view's htmx answer. A frame
+that is not one of this game's seat forms gets a "form-error" and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from games import consumers
+from games.models import Game, NightAction, Phase, Seat, Vote
+from tests.factories import Table, create_lobby, play_to, start_with_deal
+from tests.realtime.helpers import (
+    WAIT,
+    Frame,
+    SocketOpener,
+    expect_closed,
+    is_status,
+    receive_until,
+    send_chat,
+    visible_text,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+db = database_sync_to_async
+TRIO = ("Ann", "Ben", "Cat")
+THREE = {
+    "Ann": "werewolf",
+    "Ben": "seer",
+    "Cat": "robber",
+    "left": "troublemaker",
+    "middle": "villager",
+    "right": "drunk",
+}
+CSRF = {"csrfmiddlewaretoken": ["sent-along-as-the-page-does"]}
+
+
+async def send_form(
+    comm: WebsocketCommunicator, path: str, fields: dict[str, Any] | None = None
+) -> Frame:
+    """Send a form as game.js does and return the answer (or the form-error)."""
+    await comm.send_json_to({"type": "form", "path": path, "fields": {**CSRF, **(fields or {})}})
+    frame, _ = await receive_until(
+        comm, lambda f: f.get("answer") is True or f["type"] == "form-error"
+    )
+    return frame
+
+
+def state(game_id: int) -> dict[str, Any]:
+    game = Game.objects.get(pk=game_id)
+    return {
+        "phase": game.phase,
+        "actions": sorted(NightAction.objects.filter(game=game).values_list("seat_id", "targets")),
+        "ready": sorted(Seat.objects.filter(game=game, ready_to_vote=True).values_list("pk")),
+        "votes": sorted(Vote.objects.filter(game=game).values_list("voter_id", "target_id")),
+        "seats": sorted(Seat.objects.filter(game=game).values_list("pk", flat=True)),
+    }
+
+
+async def night_table() -> Table:
+    table = await db(create_lobby)(TRIO)
+    return await db(start_with_deal)(table, THREE)
+
+
+async def test_a_night_action_over_the_socket_is_stored_and_answered_with_the_panel(
+    sockets: SocketOpener,
+) -> None:
+    table = await night_table()
+    ben, _ = await sockets.seat(table, "Ben")
+    answer = await send_form(ben, f"/g/{table.code}/action", {"targets": ["Ann"]})
+    assert answer["type"] == "status" and answer["phase"] == Phase.NIGHT
+    assert "Your action is in" in answer["panel_html"]
+    assert 'role="alert"' not in answer["panel_html"]
+    stored = await db(lambda: list(NightAction.objects.filter(seat=table.seats["Ben"])))()
+    assert [a.targets for a in stored] == [["Ann"]]
+
+
+async def test_the_last_action_moves_every_page_to_the_day(sockets: SocketOpener) -> None:
+    table = await night_table()
+    ann, _ = await sockets.seat(table, "Ann")
+    ben, _ = await sockets.seat(table, "Ben")
+    cat, _ = await sockets.seat(table, "Cat")
+    assert (await send_form(ann, f"/g/{table.code}/action", {"no_action": ["1"]}))["answer"]
+    assert (await send_form(ben, f"/g/{table.code}/action", {"targets": ["Ann"]}))["answer"]
+    last = await send_form(cat, f"/g/{table.code}/action", {"targets": ["Ben"]})
+    # The robber's own answer is already the day, with what the robber saw.
+    assert last["phase"] == Phase.DAY and "What you learned in the night" in last["panel_html"]
+    for comm in (ann, ben):
+        push, _ = await receive_until(comm, is_status(Phase.DAY))
+        assert "panel_html" in push
+    assert (await db(state)(table.game.pk))["phase"] == Phase.DAY
+
+
+async def test_a_refused_form_comes_back_with_the_error_and_changes_nothing(
+    sockets: SocketOpener,
+) -> None:
+    table = await night_table()
+    before = await db(state)(table.game.pk)
+    ben, _ = await sockets.seat(table, "Ben")
+    cases = [
+        (f"/g/{table.code}/ready", {}, "It is night"),
+        (f"/g/{table.code}/vote", {"target": [str(table.seats["Ann"].pk)]}, "It is night"),
+        (f"/g/{table.code}/start", {}, "Only the host"),
+        (f"/g/{table.code}/action", {}, "Pick your target"),
+        (f"/g/{table.code}/action", {"targets": ["Nobody"]}, ""),
+    ]
+    for path, fields, message in cases:
+        answer = await send_form(ben, path, fields)
+        assert answer["type"] == "status" and answer["answer"] is True, answer
+        assert 'role="alert"' in answer["panel_html"], (path, fields)
+        assert message in visible_text(answer["panel_html"])
+        assert answer["phase"] == Phase.NIGHT
+    assert await db(state)(table.game.pk) == before
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        pytest.param(
+            {"path": "/g/{other}/action", "fields": {"no_action": ["1"]}}, id="other-game"
+        ),
+        pytest.param({"path": "/g/{code}/again", "fields": {}}, id="not-a-seat-form"),
+        pytest.param({"path": "/games/new", "fields": {"host_name": ["X"]}}, id="create-form"),
+        pytest.param({"path": "/admin/", "fields": {}}, id="admin"),
+        pytest.param({"path": "/no/such/page", "fields": {}}, id="unknown-path"),
+        pytest.param({"path": 12, "fields": {}}, id="path-not-text"),
+        pytest.param({"path": "/g/{code}/action" + "x" * 300, "fields": {}}, id="long-path"),
+        pytest.param({"path": "/g/{code}/action"}, id="no-fields"),
+        pytest.param({"path": "/g/{code}/action", "fields": ["targets"]}, id="fields-a-list"),
+        pytest.param({"path": "/g/{code}/action", "fields": {"targets": [1]}}, id="value-number"),
+        pytest.param(
+            {"path": "/g/{code}/action", "fields": {"targets": {"a": "b"}}}, id="value-object"
+        ),
+        pytest.param(
+            {"path": "/g/{code}/action", "fields": {"targets": ["x" * 1001]}}, id="value-long"
+        ),
+        pytest.param(
+            {"path": "/g/{code}/action", "fields": {"targets": ["Ann"] * 17}}, id="many-values"
+        ),
+        pytest.param(
+            {"path": "/g/{code}/action", "fields": {f"f{i}": ["1"] for i in range(65)}},
+            id="many-fields",
+        ),
+    ],
+)
+async def test_a_frame_that_is_not_this_games_seat_form_is_refused_and_changes_nothing(
+    sockets: SocketOpener, frame: dict[str, Any]
+) -> None:
+    table = await night_table()
+    other = await night_table()
+    before = await db(state)(table.game.pk), await db(state)(other.game.pk)
+    ann, _ = await sockets.seat(table, "Ann")
+    path = frame.get("path")
+    if isinstance(path, str):
+        frame = {**frame, "path": path.format(code=table.code, other=other.code)}
+    await ann.send_json_to({"type": "form", **frame})
+    refused, _ = await receive_until(ann, lambda f: f["type"] in ("form-error", "status"))
+    assert refused["type"] == "form-error" and refused["message"], refused
+    assert (await db(state)(table.game.pk), await db(state)(other.game.pk)) == before
+    # The socket carries on.
+    await ann.send_json_to({"type": "ping"})
+    assert (await ann.receive_json_from(timeout=WAIT))["type"] == "pong"
+
+
+async def test_the_day_and_the_vote_over_the_socket(sockets: SocketOpener) -> None:
+    """Everyone ready moves the game to the vote; the votes bring the reveal."""
+    table = await db(play_to)(Phase.DAY, THREE)
+    comms = {name: (await sockets.seat(table, name))[0] for name in TRIO}
+    for name in TRIO:
+        answer = await send_form(comms[name], f"/g/{table.code}/ready")
+        assert answer["answer"] is True and 'role="alert"' not in answer["panel_html"]
+    assert answer["phase"] == Phase.VOTING
+    votes = {"Ann": "Ben", "Ben": "Cat", "Cat": "Ben"}
+    for voter, target in votes.items():
+        answer = await send_form(
+            comms[voter], f"/g/{table.code}/vote", {"target": [str(table.seats[target].pk)]}
+        )
+        assert 'role="alert"' not in answer["panel_html"], visible_text(answer["panel_html"])
+    assert answer["phase"] == Phase.REVEAL and 'id="reveal"' in answer["panel_html"]
+    stored = await db(state)(table.game.pk)
+    assert stored["phase"] == Phase.REVEAL and len(stored["votes"]) == 3
+
+
+async def test_the_host_removes_a_player_over_the_socket(sockets: SocketOpener) -> None:
+    table = await db(create_lobby)(TRIO)
+    ann, _ = await sockets.seat(table, "Ann")
+    cat, _ = await sockets.seat(table, "Cat")
+    answer = await send_form(ann, f"/g/{table.code}/remove/{table.seats['Cat'].pk}")
+    assert answer["phase"] == Phase.LOBBY and "Cat" not in visible_text(answer["panel_html"])
+    await expect_closed(cat, consumers.CLOSE_NOT_SEATED)
+    # Only the host may: Ben's try is refused in his panel.
+    ben, _ = await sockets.seat(table, "Ben")
+    answer = await send_form(ben, f"/g/{table.code}/remove/{table.seats['Ann'].pk}")
+    assert 'role="alert"' in answer["panel_html"]
+    assert len((await db(state)(table.game.pk))["seats"]) == 2
+
+
+async def test_a_form_from_a_removed_seat_closes_its_socket(sockets: SocketOpener) -> None:
+    table = await db(create_lobby)(TRIO)
+    cat, _ = await sockets.seat(table, "Cat")
+    await db(lambda: Seat.objects.filter(pk=table.seats["Cat"].pk).delete())()
+    await cat.send_json_to({"type": "form", "path": f"/g/{table.code}/deck", "fields": CSRF})
+    await expect_closed(cat, consumers.CLOSE_NOT_SEATED)
+
+
+async def test_chat_still_works_beside_forms(sockets: SocketOpener) -> None:
+    table = await db(play_to)(Phase.DAY, THREE)
+    ann, _ = await sockets.seat(table, "Ann")
+    assert (await send_chat(ann, "before the form"))["type"] == "sent"
+    assert (await send_form(ann, f"/g/{table.code}/ready"))["answer"] is True
+    assert (await send_chat(ann, "after the form"))["type"] == "sent"
+
+
+async def test_a_page_unsure_of_its_form_asks_for_its_panel_when_it_reconnects(
+    sockets: SocketOpener,
+) -> None:
+    """game.js adds panel=1 when its socket dropped with a form unanswered: the hello then
+    carries the panel even though the phase has not changed."""
+    table = await night_table()
+    _, plain = await sockets.seat(table, "Ben", phase=Phase.NIGHT)
+    assert "panel_html" not in plain and "html" in plain
+    _, hello = await sockets.seat(table, "Ben", phase=Phase.NIGHT, panel=True)
+    assert hello["phase"] == Phase.NIGHT and 'id="night-action"' in hello["panel_html"]
