@@ -1,9 +1,11 @@
 """The stack's floor, measured in the same run on the same server as the games.
 
-- HTTP: GET /bench/ping (onenight/baseline.py: no database, no template) in place of every
-  request a bot sends from the start of its game to the reveal, from the same clients, on the
-  same timeline: the host's start, the action, "ready" and the vote. (Each phase's new panel
-  comes over the websocket, not as a request.)
+- The game forms a bot sends from the start of its game to the reveal (the host's start, the
+  action, "ready" and the vote), on the same timeline: as an "echo" frame on the bot's relay
+  socket, answered straight back (when the bots send their forms over the socket, as game.js
+  does), or as GET /bench/ping from the bot's own HTTP client (onenight/baseline.py: no database,
+  no template) when they POST them. With socket forms, a light probe GETs /bench/ping meanwhile,
+  the floor of the HTTP pages. (Each phase's new panel comes over the websocket.)
 - Websockets: K rooms of P sockets on /ws/bench/<room>/ (a consumer that relays every frame to
   the room through the channel layer), each socket sending on the bots' chat schedule.
 """
@@ -37,6 +39,7 @@ class EchoSocket:
         self.ws: ClientConnection | None = None
         self.reader: asyncio.Task[None] | None = None
         self.closing = False
+        self.echoes: dict[str, asyncio.Future[float]] = {}
 
     async def connect(self, errors: Recorder, chat: ChatTracker, now: Any) -> None:
         try:
@@ -54,6 +57,11 @@ class EchoSocket:
             async for raw in self.ws:
                 t = now()
                 message = json.loads(raw)
+                if "echo" in message:
+                    waiter = self.echoes.pop(message["echo"], None)
+                    if waiter is not None and not waiter.done():
+                        waiter.set_result(t)
+                    continue
                 chat.delivered(message["id"], self.sid, t)
         except websockets.ConnectionClosed as closed:
             if not self.closing:
@@ -70,6 +78,21 @@ class EchoSocket:
             await self.ws.send(json.dumps({"id": uid, "text": f"msg {uid}"}))
         except websockets.ConnectionClosed as closed:
             errors.error("baseline send: closed", repr(closed))
+
+    async def echo(self, uid: str, errors: Recorder, now: Any, timeout: float) -> None:
+        """A form's floor: one frame to the server and straight back; latency as "echo"."""
+        if self.ws is None:
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self.echoes[uid] = waiter
+        started = now()
+        try:
+            await self.ws.send(json.dumps({"echo": uid}))
+            arrived = await asyncio.wait_for(waiter, timeout)
+        except (TimeoutError, websockets.ConnectionClosed) as error:
+            errors.error(f"echo: {type(error).__name__}", uid)
+            return
+        errors.latency("echo", (arrived - started) * 1000)
 
     async def close(self) -> None:
         self.closing = True
@@ -121,9 +144,10 @@ class Baseline:
             self.http.error(f"ping: HTTP {response.status_code}")
 
     async def run(self, clients: list[httpx.AsyncClient]) -> None:
-        """Play the games' timeline with the floor: every request a bot would send is a ping
-        from the same client at the same moment (bursts after each phase change included),
-        and the relay sockets chat on the bots' schedule. `clients[i]` is player i's client."""
+        """Play the games' timeline with the floor: every form a bot would send is an echo on
+        its relay socket, or a ping from its client, at the same moment (bursts after each
+        phase change included), and the relay sockets chat on the bots' schedule.
+        `clients[i]` is player i's client."""
         h, cfg = self.h, self.h.cfg
         start = h.now() + 0.5
         games = max(1, len(self.sockets) // cfg.players)
@@ -139,32 +163,46 @@ class Baseline:
                 h.loop.call_at(t, self._send_at, sock, uid, t)
                 t += cfg.chat_every
                 index += 1
-            players.append(self._player(clients[sock.sid], seat == 0, night, day))
+            players.append(self._player(clients[sock.sid], sock, seat == 0, night, day))
         await asyncio.gather(*players)
         if self.tasks:
             await asyncio.gather(*self.tasks, return_exceptions=True)
 
     async def _player(
-        self, client: httpx.AsyncClient, host: bool, night: float, day: float
+        self,
+        client: httpx.AsyncClient,
+        sock: EchoSocket,
+        host: bool,
+        night: float,
+        day: float,
     ) -> None:
-        """One bot's requests, in order (see REQUESTS_PER_PLAYER), as pings."""
+        """One bot's forms, in order (see REQUESTS_PER_PLAYER), as echoes or pings."""
         h, cfg = self.h, self.h.cfg
+        count = 0
 
         async def at(t: float) -> None:
             await asyncio.sleep(max(0.0, t - h.now()))
 
+        async def form() -> None:
+            nonlocal count
+            count += 1
+            if cfg.forms == "socket":
+                await sock.echo(f"e{sock.sid}.{count}", self.http, h.now, cfg.http_timeout)
+            else:
+                await self._ping(client)
+
         if host:
             await at(night - 0.1)
-            await self._ping(client)  # start
+            await form()  # start
         await at(night)
         await asyncio.sleep(h.think())
-        await self._ping(client)  # action
+        await form()  # action
         voting = day + cfg.day_seconds
         await at(voting)
-        await self._ping(client)  # ready
+        await form()  # ready
         await at(voting + 0.3)
         await asyncio.sleep(h.think())
-        await self._ping(client)  # vote
+        await form()  # vote
 
     def _send_at(self, sock: EchoSocket, uid: str, scheduled: float) -> None:
         now = self.h.now()

@@ -59,6 +59,9 @@ class Config:
     ruleset: str = "mixed"  # house, official or mixed (alternating per game)
     seed: int = 1
     max_server_errors: int = 100  # HTTP 5xx answers that end a step (0: no limit)
+    # How the game forms go: over the page's websocket, as game.js sends them while the
+    # socket is live ("socket"), or as htmx POSTs, as without a live socket ("http").
+    forms: str = "socket"
 
     @property
     def day_minutes(self) -> int:
@@ -267,6 +270,7 @@ class Bot:
         self.pending: deque[str] = deque()
         self.chat_tasks: list[asyncio.Task[None]] = []
         self.closing = False
+        self.form_answer: asyncio.Future[str | None] | None = None
 
     @property
     def is_host(self) -> bool:
@@ -334,10 +338,13 @@ class Bot:
     async def post_panel(
         self, kind: str, action: str, data: dict[str, Any], *, refused_ok: bool = False
     ) -> str | None:
-        """An htmx form POST: the answer is the updated panel (200), that of the next phase
-        when the POST moved the game on. Returns the panel, "" for an empty answer, None on
-        failure."""
+        """Send a game form as the page does: over the socket (`Config.forms`), or as an htmx
+        POST. The answer is the updated panel, that of the next phase when the form moved the
+        game on. Returns the panel, "" for an empty answer, None on failure."""
         data = {"csrfmiddlewaretoken": self.csrf, **data}
+        if self.h.cfg.forms == "socket":
+            return await self._form_over_socket(kind, action, data, refused_ok=refused_ok)
+        kind = f"{kind} POST"
         sent_at, before = self.h.now(), self.phase
         response = await self.request(
             kind,
@@ -363,6 +370,40 @@ class Bot:
         if shown in PHASES and before in PHASES and PHASES.index(shown) > PHASES.index(before):
             self.game.moved_at.setdefault(shown, sent_at)  # this POST moved the game on
         return response.text
+
+    async def _form_over_socket(
+        self, kind: str, action: str, data: dict[str, Any], *, refused_ok: bool
+    ) -> str | None:
+        """The form as game.js sends it while the socket is live: its path and fields in a
+        frame; the answer is a status frame marked "answer" that carries the panel."""
+        kind = f"{kind} form"
+        if self.ws is None:
+            self.h.http.error(f"{kind}: no socket", self.game.code)
+            return None
+        fields = {
+            k: [str(x) for x in v] if isinstance(v, list) else [str(v)] for k, v in data.items()
+        }
+        frame = {"type": "form", "path": f"/g/{self.game.code}/{action}", "fields": fields}
+        sent_at, before = self.h.now(), self.phase
+        self.form_answer = asyncio.get_running_loop().create_future()
+        try:
+            await self.ws.send(json.dumps(frame))
+            panel = await asyncio.wait_for(self.form_answer, self.h.cfg.http_timeout)
+        except (TimeoutError, websockets.ConnectionClosed) as error:
+            self.h.http.error(f"{kind}: {type(error).__name__}", self.game.code)
+            return None
+        finally:
+            self.form_answer = None
+        self.h.http.latency(kind, (self.h.now() - sent_at) * 1000)
+        if panel is None:
+            return None
+        if 'role="alert"' in panel:  # refused: the panel came back with the error
+            self.h.http.error(f"{kind}: refused", f"{self.game.code} sent {data!r}"[:300])
+            return panel if refused_ok else None
+        shown = htmlforms.page_phase(panel)
+        if shown in PHASES and before in PHASES and PHASES.index(shown) > PHASES.index(before):
+            self.game.moved_at.setdefault(shown, sent_at)  # this form moved the game on
+        return panel
 
     # --- Lobby -----------------------------------------------------------------------------
 
@@ -450,6 +491,9 @@ class Bot:
                         h.chat.delivered(text[4:], self.bid, t, message.get("mine"))
                 elif kind in ("status", "hello"):
                     panel = message.get("panel_html")
+                    answer = self.form_answer
+                    if message.get("answer") and answer is not None and not answer.done():
+                        answer.set_result(panel or "")
                     if panel and message.get("phase") in PHASES:
                         self.panels[message["phase"]] = panel
                         self.panel_at.setdefault(message["phase"], t)
@@ -457,6 +501,10 @@ class Bot:
                     self._saw_phase(message.get("phase"))
                     if kind == "hello":
                         self.hello.set()
+                elif kind == "form-error":
+                    h.http.error("form refused by the socket", str(message.get("message")))
+                    if self.form_answer is not None and not self.form_answer.done():
+                        self.form_answer.set_result(None)
                 elif kind == "sent":
                     self._ack("ok")
                 elif kind == "error":
@@ -517,7 +565,7 @@ class Bot:
         if self.is_host:
             await asyncio.sleep(max(0.0, game.start_at - h.now()))
             game.started = h.now()
-            if await self.post_panel("start POST", "start", {}) is None:
+            if await self.post_panel("start", "start", {}) is None:
                 raise BotAborted("start")
         html = await self.wait_phase("night")
         await asyncio.sleep(h.think())
@@ -525,7 +573,7 @@ class Bot:
 
         await self.wait_phase("day")
         await self.chat_day()
-        if await self.post_panel("ready POST", "ready", {}) is None:
+        if await self.post_panel("ready", "ready", {}) is None:
             raise BotAborted("ready")
 
         html = await self.wait_phase("voting")
@@ -574,7 +622,7 @@ class Bot:
             else:
                 data.pop("targets", None)
                 data["no_action"] = "1"
-            panel = await self.post_panel("action POST", "action", data, refused_ok=True)
+            panel = await self.post_panel("action", "action", data, refused_ok=True)
             if panel is None:
                 raise BotAborted("action")
             html = panel
@@ -595,7 +643,7 @@ class Bot:
             raise BotAborted("vote")
         data: dict[str, Any] = form.defaults()
         data["target"] = self.h.rng.choice([f.value for f in form.named("target")])
-        if await self.post_panel("vote POST", "vote", data) is None:
+        if await self.post_panel("vote", "vote", data) is None:
             raise BotAborted("vote")
 
     # --- Chat ------------------------------------------------------------------------------

@@ -17,21 +17,11 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-PAGE_KINDS = {
-    "home",
-    "create",
-    "join page",
-    "join POST",
-    "lobby",
-    "start POST",
-    "night panel push",
-    "action POST",
-    "day panel push",
-    "ready POST",
-    "voting panel push",
-    "vote POST",
-    "reveal panel push",
-}
+PAGES = {"home", "create", "join page", "join POST", "lobby"}
+PUSHES = {"night panel push", "day panel push", "voting panel push", "reveal panel push"}
+FORMS = ("start", "action", "ready", "vote")
+# The game forms go over the page's socket, as game.js sends them, or as htmx POSTs.
+KIND_OF_FORM = {"socket": "form", "http": "POST"}
 
 pytestmark = pytest.mark.skipif(
     bool(os.environ.get("DATABASE_URL") or os.environ.get("REDIS_URL")),
@@ -39,8 +29,8 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-@pytest.fixture(scope="module")
-def result(tmp_path_factory: pytest.TempPathFactory) -> dict:
+@pytest.fixture(scope="module", params=sorted(KIND_OF_FORM))
+def result(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict:
     out = tmp_path_factory.mktemp("bench") / "smoke.json"
     command = [
         sys.executable,
@@ -60,6 +50,8 @@ def result(tmp_path_factory: pytest.TempPathFactory) -> dict:
         "--idle",
         "1",
         "--no-redis",
+        "--forms",
+        request.param,
         "--out",
         str(out),
     ]
@@ -67,6 +59,7 @@ def result(tmp_path_factory: pytest.TempPathFactory) -> dict:
     assert out.exists(), f"no JSON written\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     data = json.loads(out.read_text(encoding="utf-8"))
     data["_exit"] = done.returncode
+    data["_forms"] = request.param
     data["_output"] = done.stdout[-3000:] + done.stderr[-3000:]
     return data
 
@@ -96,10 +89,19 @@ def test_the_report_has_every_section(result: dict) -> None:
     } <= step.keys()
     assert step["games"] == 2 and step["players"] == 4 and step["connections"] == 8
     games = step["games_phase"]
-    assert games["http"].keys() >= PAGE_KINDS
+    forms = {f"{form} {KIND_OF_FORM[result['_forms']]}" for form in FORMS}
+    assert games["http"].keys() == PAGES | PUSHES | forms
     for summary in games["http"].values():
         assert {"count", "p50", "p99", "max", "ratio_p99_to_baseline"} <= summary.keys()
+    # Forms and pushes over the socket are held against the socket's floor (an echo), HTTP
+    # requests against the minimal view's (a ping).
+    over_socket = forms | PUSHES if result["_forms"] == "socket" else set()
+    for kind, summary in games["http"].items():
+        assert summary["baseline"] == ("echo" if kind in over_socket else "ping"), kind
     assert step["baseline"]["http"]["ping"]["count"] > 0
+    if result["_forms"] == "socket":
+        # Every form of the two games replayed: the host's start, then 3 forms per player.
+        assert step["baseline"]["http"]["echo"]["count"] == 2 * (1 + 4 * 3)
     assert step["baseline"]["ws"]["fanout_ms"]["count"] > 0
     assert {"p50", "p99", "max"} <= games["chat"]["fanout_ms"].keys()
     assert games["server_ms"]["resolve_night"]["count"] == 2
