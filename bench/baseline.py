@@ -21,7 +21,7 @@ import httpx
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-from bench.bots import ChatTracker, Harness, Recorder, Target, open_socket
+from bench.bots import CHAT_LINES, ChatTracker, Harness, Recorder, Target, open_socket
 
 # HTTP requests a bot sends from the start of its game to the reveal: action, ready, vote (and
 # the host's start).
@@ -75,7 +75,8 @@ class EchoSocket:
         chat.sent(uid, self.sid, self.members, t)
         chat.sends[uid].status = "ok"  # the relay has no acknowledgement
         try:
-            await self.ws.send(json.dumps({"id": uid, "text": f"msg {uid}"}))
+            text = f"msg {uid} {CHAT_LINES[len(uid) % len(CHAT_LINES)]}"
+            await self.ws.send(json.dumps({"id": uid, "text": text}))
         except websockets.ConnectionClosed as closed:
             errors.error("baseline send: closed", repr(closed))
 

@@ -13,8 +13,9 @@ its own websocket. What a bot does, in order:
   day then "ready", a vote for a random other player from the radio list; the reveal is the
   last panel pushed. Form POSTs go as htmx sends them and get the panel back.
 
-Chat lines carry a unique id ("msg <id>"); every socket of the game, the sender's included,
-records when it receives each line (`ChatTracker`).
+Chat lines carry a unique id ("msg <id>", then one of a few everyday table lines, most of them
+long enough for the server's quoting check to read); every socket of the game, the sender's
+included, records when it receives each line (`ChatTracker`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,16 @@ from bench import htmlforms
 from bench.stats import summarize
 
 PHASES = ("lobby", "night", "day", "voting", "reveal")
+# What bots say in the day, after their line's id: lines of the length people type, so that the
+# server checks them against the sender's private messages (7 words or more) as it would.
+CHAT_LINES = (
+    "I was the seer last night and I looked at the centre cards.",
+    "Who wants to go first? Say what you were.",
+    "I think the werewolf is on my left, honestly.",
+    "That story does not add up at all, sorry.",
+    "ok",
+    "I did nothing in the night, I was a plain villager.",
+)
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou")
 USER_AGENT = "onenight-bench/1 (bench/load.py)"
 # One TLS context for every client: httpx builds one per client otherwise (~35 ms each).
@@ -488,7 +499,8 @@ class Bot:
                 if kind == "chat":
                     text = message.get("text", "")
                     if text.startswith("msg "):
-                        h.chat.delivered(text[4:], self.bid, t, message.get("mine"))
+                        uid = text[4:].split(" ", 1)[0]
+                        h.chat.delivered(uid, self.bid, t, message.get("mine"))
                 elif kind in ("status", "hello"):
                     panel = message.get("panel_html")
                     answer = self.form_answer
@@ -673,7 +685,8 @@ class Bot:
         self.pending.append(uid)
         assert self.ws is not None
         try:
-            await self.ws.send(json.dumps({"type": "chat", "text": f"msg {uid}"}))
+            line = f"msg {uid} {CHAT_LINES[index % len(CHAT_LINES)]}"
+            await self.ws.send(json.dumps({"type": "chat", "text": line}))
         except websockets.ConnectionClosed as closed:
             h.http.error("chat send: closed", repr(closed))
 

@@ -141,15 +141,25 @@ def _status_frame(
 
 
 def _panel_frame(
-    table: TableRead, seat_id: int, csrf_token: str, site_root: str, error: str | None = None
+    table: TableRead,
+    seat_id: int,
+    csrf_token: str,
+    site_root: str,
+    error: str | None = None,
+    runs_cache: dict[str, frozenset[tuple[str, ...]]] | None = None,
 ) -> dict[str, Any] | None:
     """The seat's whole panel (role message, forms, report...), for a page that shows another
     phase, or that sent a form: the page swaps it in instead of reloading. `seat_view` builds
-    it for this seat only; None if the seat is not at the table."""
+    it for this seat only; None if the seat is not at the table.
+
+    A day panel shows the seat all its private texts: their word runs go into `runs_cache`,
+    where the quoting check of the seat's chat lines finds them (services.chat_post)."""
     me = next((s for s in table.seats if s.pk == seat_id), None)
     if me is None:
         return None
     view = seat_view(me, table=table, with_chat=False)
+    if runs_cache is not None and view.phase == Phase.DAY and view.role is not None:
+        runs_cache.setdefault(Phase.DAY, services.private_word_runs(view.role, view.night_report))
     context = {"view": view, "Phase": Phase, "csrf_token": csrf_token, "site_root": site_root}
     html = render_to_string("games/game.html#panel", {**context, "error": error})
     return _frame(view, panel_html=html)
@@ -207,7 +217,11 @@ def parse_socket_form(content: dict[str, Any], code: str) -> SocketForm | str:
 
 
 def _answer_form(
-    seat: Seat, form: SocketForm, csrf_token: str, site_root: str
+    seat: Seat,
+    form: SocketForm,
+    csrf_token: str,
+    site_root: str,
+    runs_cache: dict[str, frozenset[tuple[str, ...]]] | None = None,
 ) -> dict[str, Any] | None:
     """Run a form for `seat` through the same handler as its POST view, then build the seat's
     panel as the view's htmx answer would be: the new state, or the old one with the error.
@@ -220,7 +234,7 @@ def _answer_form(
     table = _read_table(seat.game_id)
     if table is None:
         return None
-    frame = _panel_frame(table, seat.pk, csrf_token, site_root, error)
+    frame = _panel_frame(table, seat.pk, csrf_token, site_root, error, runs_cache)
     return None if frame is None else {**frame, "answer": True}
 
 
@@ -364,7 +378,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if table is None:
             return None
         return await database_sync_to_async(_panel_frame)(
-            table, self.seat_id, self._csrf, self._site_root
+            table, self.seat_id, self._csrf, self._site_root, None, self._runs_cache
         )
 
     async def _send_hello(self, after: int, *, panel: bool = False) -> dict[str, Any] | None:
@@ -449,7 +463,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 return
             try:
                 answer = await database_sync_to_async(_answer_form)(
-                    self._seat, form, self._csrf, self._site_root
+                    self._seat, form, self._csrf, self._site_root, self._runs_cache
                 )
             except Exception:
                 log.exception("Form %s of seat %s failed", form.name, self.seat_id)

@@ -37,6 +37,12 @@ def word_runs(texts: Iterable[str], length: int = QUOTE_RUN) -> frozenset[tuple[
     return frozenset(runs)
 
 
+def can_quote(message: str, length: int = QUOTE_RUN) -> bool:
+    """Whether `message` has enough words to hold a run (shorter ones never quote, so their
+    sender's private texts need not be read)."""
+    return len(words(message)) >= length
+
+
 def quotes(message: str, private_runs: frozenset[tuple[str, ...]], length: int = QUOTE_RUN) -> bool:
     """True when `message` repeats a run of `length` words from the private messages."""
     if not private_runs:

@@ -25,7 +25,7 @@ from django.utils import timezone
 from games import engine, hot_queries
 from games.broadcast import announce_on_commit, send_chat_on_commit
 from games.engine import CENTRE_POSITIONS, Role, RuleError, Ruleset
-from games.engine.messages import night_report, role_message
+from games.engine.messages import RoleMessage, night_report, role_message
 from games.models import MODERATOR, CentreCard, ChatMessage, Game, NightAction, Phase, Seat, Vote
 from games.prepared import (
     ACTION_OF_SEAT,
@@ -37,7 +37,7 @@ from games.prepared import (
     VOTES_OF_GAME,
     of_game,
 )
-from games.quoting import quotes, word_runs
+from games.quoting import can_quote, quotes, word_runs
 
 timing_log = logging.getLogger("games.timing")
 
@@ -682,6 +682,12 @@ CHAT_WINDOW = 10
 CHAT_PHASES = (Phase.LOBBY, Phase.DAY, Phase.REVEAL)  # rules/000 s5b
 
 
+def private_word_runs(role: RoleMessage, report: Iterable[str] = ()) -> frozenset[tuple[str, ...]]:
+    """The word runs of what the moderator told a seat privately: its role message and, after
+    the night, its night report (rules/000 s5c)."""
+    return word_runs([*role.paragraphs, *report])
+
+
 def seat_private_runs(seat: Seat) -> frozenset[tuple[str, ...]]:
     """The word runs of everything the moderator told `seat` privately: its role message and,
     after the night, its night report. Used to refuse quoting (rules/000 s5c)."""
@@ -689,12 +695,12 @@ def seat_private_runs(seat: Seat) -> frozenset[tuple[str, ...]]:
     if game.phase in (Phase.LOBBY, Phase.CANCELLED, Phase.REVEAL) or not seat.start_role:
         return frozenset()
     seats, _, deal = _load_table(game)
-    texts = list(role_message(deal, seat.name).paragraphs)
-    if game.phase != Phase.NIGHT:
-        names = {s.pk: s.name for s in seats}
-        actions = {names[a.seat_id]: a.targets for a in ACTIONS_OF_GAME(game.pk)}
-        texts.extend(night_report(engine.resolve_night(deal, actions), seat.name))
-    return word_runs(texts)
+    role = role_message(deal, seat.name)
+    if game.phase == Phase.NIGHT:
+        return private_word_runs(role)
+    names = {s.pk: s.name for s in seats}
+    actions = {names[a.seat_id]: a.targets for a in ACTIONS_OF_GAME(game.pk)}
+    return private_word_runs(role, night_report(engine.resolve_night(deal, actions), seat.name))
 
 
 def clean_chat_text(text: object) -> str:
@@ -728,9 +734,9 @@ def chat_post(
     Refused (ServiceError, nothing stored) during the night and the vote (rules/000 s5b), when
     the seat is sending too fast, and when it quotes the seat's private messages (s5c).
     `runs_cache` (phase -> the seat's private word runs) lets a long-lived caller, such as a
-    websocket consumer, avoid recomputing them for every message; it is read and filled for the
-    phase the game is in under the lock, so a message racing a phase change is checked against
-    the right texts.
+    websocket consumer, avoid recomputing them for every message (it may fill it from what it
+    showed the seat: `private_word_runs`); it is read and filled for the phase the game is in
+    under the lock, so a message racing a phase change is checked against the right texts.
     """
     clean = clean_chat_text(text)
     # The stored seat, not the caller's copy: a consumer keeps its Seat from connect, when the
@@ -751,7 +757,7 @@ def chat_post(
     )
     if recent >= CHAT_BURST:
         raise ServiceError(f"Slow down: at most {CHAT_BURST} messages every {CHAT_WINDOW} seconds.")
-    if phase == Phase.DAY:
+    if phase == Phase.DAY and can_quote(clean):
         runs = runs_cache.get(phase) if runs_cache is not None else None
         if runs is None:
             # Once per phase for a consumer: the seat's private texts, read with the ORM.

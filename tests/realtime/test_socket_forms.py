@@ -15,7 +15,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games import consumers
+from games import consumers, services
 from games.models import Game, NightAction, Phase, Seat, Vote
 from tests.factories import Table, create_lobby, play_to, start_with_deal
 from tests.realtime.helpers import (
@@ -230,3 +230,18 @@ async def test_a_page_unsure_of_its_form_asks_for_its_panel_when_it_reconnects(
     assert "panel_html" not in plain and "html" in plain
     _, hello = await sockets.seat(table, "Ben", phase=Phase.NIGHT, panel=True)
     assert hello["phase"] == Phase.NIGHT and 'id="night-action"' in hello["panel_html"]
+
+
+@pytest.mark.parametrize("name", TRIO)
+async def test_a_day_panel_leaves_the_seats_private_runs_for_the_quoting_check(name: str) -> None:
+    """The day panel shows the seat its role message and night report; the consumer keeps
+    their word runs, and they are exactly what the quoting check would read itself."""
+    table = await db(play_to)(Phase.DAY, THREE, actions={"Ben": ["Ann"]})
+    runs: dict[str, frozenset[tuple[str, ...]]] = {}
+    read = await db(consumers._read_table)(table.game.pk)
+    frame = await db(consumers._panel_frame)(
+        read, table.seats[name].pk, "token", "http://testserver", None, runs
+    )
+    assert frame is not None and frame["phase"] == Phase.DAY
+    expected = await db(lambda: services.seat_private_runs(table.seat(name)))()
+    assert runs == {Phase.DAY: expected} and expected
