@@ -7,17 +7,22 @@ delivering one chat line to eight of them walked some 13,000 entries (docs/bench
 Here the sweep runs at most once a second, which keeps what it is for (a message older than
 `expiry` is never delivered late by more than that second; memberships still expire) at a cost
 that no longer grows with the number of pages. `group_send` also puts the message on each
-member's queue directly instead of starting one task per member.
+member's queue directly instead of starting one task per member; `send` and `receive` make a
+queue only when a channel has none, and `send` copies a flat message without `deepcopy`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
+from copy import deepcopy
 from typing import Any
 
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
+
+_IMMUTABLE = frozenset({str, int, float, bool, bytes, type(None)})
 
 
 class SweepingInMemoryChannelLayer(InMemoryChannelLayer):
@@ -35,6 +40,41 @@ class SweepingInMemoryChannelLayer(InMemoryChannelLayer):
             return
         self._last_sweep = now
         super()._clean_expired()
+
+    def _queue(self, channel: str) -> asyncio.Queue[Any]:
+        """The channel's queue, made only when it has none (Channels' `setdefault` makes a new
+        one on every call and throws it away when the channel already has one)."""
+        queue = self.channels.get(channel)
+        if queue is None:
+            queue = self.channels[channel] = asyncio.Queue(maxsize=self.get_capacity(channel))
+        return queue
+
+    async def receive(self, channel: str) -> dict[str, Any]:
+        """Channels' `receive`, with `_queue`."""
+        self.require_valid_channel_name(channel)
+        self._clean_expired()
+        queue = self._queue(channel)
+        try:
+            _, message = await queue.get()
+        finally:
+            if queue.empty():
+                self.channels.pop(channel, None)
+        return message
+
+    async def send(self, channel: str, message: dict[str, Any]) -> None:
+        """Channels' `send`, with `_queue`, and a plain copy of a message whose values are all
+        immutable (ours are: strings and numbers), which isolates the receiver as well as a
+        deep copy does."""
+        assert isinstance(message, dict), "message is not a dict"
+        self.require_valid_channel_name(channel)
+        assert "__asgi_channel__" not in message
+        queue = self._queue(channel)
+        flat = all(type(value) in _IMMUTABLE for value in message.values())
+        copy = dict(message) if flat else deepcopy(message)
+        try:
+            queue.put_nowait((time.time() + self.expiry, copy))
+        except asyncio.QueueFull:
+            raise ChannelFull(channel) from None
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         assert isinstance(message, dict), "Message is not a dict"

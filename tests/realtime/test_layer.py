@@ -96,3 +96,35 @@ async def test_the_sweep_runs_at_most_once_a_second(monkeypatch: pytest.MonkeyPa
     clock["now"] += 1.0
     await layer.group_send("g", {"type": "x"})
     assert sweeps == [50.0, 51.0]
+
+
+async def test_a_flat_message_is_copied_for_each_member_too() -> None:
+    """Messages of strings and numbers get a plain copy: a receiver changing its message does
+    not change another's, nor the sender's."""
+    layer = SweepingInMemoryChannelLayer()
+    a, b = await layer.new_channel(), await layer.new_channel()
+    for channel in (a, b):
+        await layer.group_add("g", channel)
+    sent = {"type": "chat.message", "id": 7, "text": "hi", "seat_id": None}
+    await layer.group_send("g", sent)
+    first = await layer.receive(a)
+    first["text"] = "changed"
+    assert await layer.receive(b) == {
+        "type": "chat.message",
+        "id": 7,
+        "text": "hi",
+        "seat_id": None,
+    }
+    assert sent["text"] == "hi"
+
+
+async def test_a_channel_keeps_one_queue_while_it_has_messages() -> None:
+    layer = SweepingInMemoryChannelLayer()
+    channel = await layer.new_channel()
+    await layer.send(channel, {"type": "one"})
+    queue = layer.channels[channel]
+    await layer.send(channel, {"type": "two"})
+    assert layer.channels[channel] is queue
+    assert await layer.receive(channel) == {"type": "one"}
+    assert await layer.receive(channel) == {"type": "two"}
+    assert channel not in layer.channels  # emptied: forgotten, as in Channels
