@@ -276,6 +276,8 @@ async def _shared_read[T](what: str, game_id: int, change: str, read: Callable[[
     key = (what, game_id, change)
     hit = _shared.get(key)
     if hit is not None and (not hit[1].done() or now - hit[0] < _SHARED_TTL):
+        if hit[1].done():  # most pages of a game come after the read: take its result
+            return hit[1].result()
         return await asyncio.shield(hit[1])
     if len(_shared) > 500:
         expired = [k for k, (t, job) in _shared.items() if job.done() and now - t >= _SHARED_TTL]
