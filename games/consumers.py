@@ -168,6 +168,7 @@ def _panel_frame(
 # --- Forms sent over the socket ------------------------------------------------------------
 
 # A form frame is what the page's htmx form would have posted: a path and its fields.
+FORMS_PENDING_PER_SOCKET = 2
 FORM_MAX_FIELDS = 64
 FORM_MAX_VALUES = 16  # per field name
 FORM_MAX_LENGTH = 1000  # characters in a name or a value
@@ -226,6 +227,10 @@ def _answer_form(
     """Run a form for `seat` through the same handler as its POST view, then build the seat's
     panel as the view's htmx answer would be: the new state, or the old one with the error.
     None: the seat is no longer at its table."""
+    # A passed deadline moves the game on first, as a POST's page load does (views), so a
+    # form sent after it is refused as the POST would be.
+    if _current_game(seat.game_id) is None:
+        return None
     error = None
     try:
         seat_forms.BY_URL_NAME[form.name](form.fields, seat, **form.arguments)
@@ -428,10 +433,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "sync":
             after = content.get("after")
             valid = isinstance(after, int) and not isinstance(after, bool) and after >= 0
-            if await self._send_hello(after if valid else 0) is None:
+            panel = content.get("panel") is True  # the page is unsure what its panel shows
+            if await self._send_hello(after if valid else 0, panel=panel) is None:
                 await self.close(code=CLOSE_NOT_SEATED)
         elif kind == "form":
-            self._start_form(content)
+            await self._start_form(content)
         elif kind == "ping":
             await self.send_json({"type": "pong"})
         else:
@@ -449,10 +455,16 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         except (ValueError, RecursionError):  # not JSON, or nested too deeply to read
             return None
 
-    def _start_form(self, content: dict[str, Any]) -> None:
+    async def _start_form(self, content: dict[str, Any]) -> None:
         """Answer a form in a task of its own, so the socket keeps delivering chat and pushes
         while the form waits for the worker thread; a page's forms still run in the order it
-        sent them."""
+        sent them. A page has one or two forms under way at most (a person clicks once, and
+        perhaps again): more are refused at once, so that one socket cannot fill the worker
+        thread's queue with forms."""
+        if len(self._form_tasks) >= FORMS_PENDING_PER_SOCKET:
+            message = "Wait for the answer to your last choice, then try again."
+            await self.send_json({"type": "form-error", "message": message})
+            return
         task = asyncio.create_task(self._form(content))
         self._form_tasks.add(task)
         task.add_done_callback(self._form_tasks.discard)

@@ -48,11 +48,12 @@ def chat_author(*, seat_id: int, game_id: int, lock_game: bool) -> ChatAuthor | 
     With `lock_game` (PostgreSQL), the game row is locked first and the seat read after the
     lock is taken, so a removal that committed while this waited is seen (services explains
     why). Without it (SQLite's IMMEDIATE transactions already hold the database's write lock),
-    one query reads both.
+    or on a database with no row locks (SQLite in its default mode, where the ORM leaves the
+    lock out too), one query reads both.
     """
     seat, game = _table(Seat), _table(Game)
     with connection.cursor() as cursor:
-        if lock_game:
+        if lock_game and connection.features.has_select_for_update:
             cursor.execute(
                 f"SELECT {_col(Game, 'phase')}, {_col(Game, 'code')} FROM {game} "
                 f"WHERE {_col(Game, 'id')} = %s FOR UPDATE",

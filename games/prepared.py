@@ -24,12 +24,15 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 
 from games.models import CentreCard, Game, NightAction, Seat, Vote
 
+# Where a connection keeps the plans of the reads run on it, by id of the PreparedRead (the
+# reads are module constants: their ids stay theirs).
+_PLANS = "onenight_prepared_plans"
+
 
 @dataclass(frozen=True, slots=True)
 class _Plan:
     """One compilation of a read on one connection (connections are per thread)."""
 
-    connection: BaseDatabaseWrapper
     sql: str
     model: type[models.Model]
     fields: slice  # where the model's columns are in a row
@@ -48,19 +51,20 @@ class PreparedRead[M: models.Model]:
             raise ValueError("PreparedRead needs distinct sample values")
         self._build = build
         self._samples = samples
-        self._plans: dict[int, _Plan | None] = {}  # by id of the connection
         self._alias: str | None = None  # the database the read goes to, once known
 
-    def _plan(self) -> _Plan | None:
+    def _plan(self) -> tuple[BaseDatabaseWrapper, _Plan | None]:
+        """This thread's connection, and the read's plan on it (None: use the queryset). The
+        plans live on the connection itself (its converters are bound to it), so a thread's
+        connection and its plans go away together."""
         if self._alias is not None:
-            current = connections[self._alias]
-            known = self._plans.get(id(current), False)
-            if known is None or (known and known.connection is current):
-                return known
+            connection = connections[self._alias]
+            plans = connection.__dict__.setdefault(_PLANS, {})
+            if id(self) in plans:
+                return connection, plans[id(self)]
         queryset = self._build(*self._samples)
         self._alias = queryset.db
         connection = connections[queryset.db]
-        key = id(connection)
         plan = None
         compiler = queryset.query.get_compiler(using=queryset.db)
         sql, params = compiler.as_sql()  # also fills compiler.select and klass_info
@@ -69,7 +73,6 @@ class PreparedRead[M: models.Model]:
             positions = compiler.klass_info["select_fields"]
             fields = slice(positions[0], positions[-1] + 1)
             plan = _Plan(
-                connection=connection,
                 sql=sql,
                 model=compiler.klass_info["model"],
                 fields=fields,
@@ -78,14 +81,13 @@ class PreparedRead[M: models.Model]:
                     compiler.get_converters([s[0] for s in select[: compiler.col_count]]).items()
                 ),
             )
-        self._plans[key] = plan
-        return plan
+        connection.__dict__.setdefault(_PLANS, {})[id(self)] = plan
+        return connection, plan
 
     def __call__(self, *args: Any) -> list[M]:
-        plan = self._plan()
+        connection, plan = self._plan()
         if plan is None:
             return list(self._build(*args))
-        connection = plan.connection
         with connection.cursor() as cursor:
             cursor.execute(plan.sql, args)
             rows = cursor.fetchall()
@@ -107,7 +109,7 @@ class PreparedRead[M: models.Model]:
 
     def sql(self) -> str | None:
         """The SQL it runs on this thread's connection (None: it uses its queryset). Tests."""
-        plan = self._plan()
+        _, plan = self._plan()
         return None if plan is None else plan.sql
 
 

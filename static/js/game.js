@@ -114,10 +114,13 @@
   let attempts = 0;
   let everConnected = false;
   let pageClosing = false;
-  // A form sent over the socket and not answered yet; if the socket drops meanwhile, whether
-  // it was taken is unknown, so the next connection asks for the panel as it now stands.
-  let formInFlight = null;
+  // Forms sent over the socket and not answered yet, oldest first (the server answers them in
+  // order). If the socket drops meanwhile, whether they were taken is unknown, so the next
+  // connection asks for the panel as it now stands.
+  const formsInFlight = [];
   let panelInDoubt = false;
+  let formTimer = null;
+  const FORM_ANSWER_MS = 10000; // no answer by then: the socket is taken for dead
 
   function connect() {
     const root = document.getElementById("game");
@@ -147,8 +150,8 @@
     });
     socket.addEventListener("close", function (event) {
       document.body.dataset.live = "no";
-      if (formInFlight) {
-        formDone();
+      if (formsInFlight.length) {
+        while (formsInFlight.length) formDone();
         panelInDoubt = true;
       }
       if (pageClosing) return;
@@ -237,6 +240,10 @@
     } else if (msg.type === "form-error") {
       formDone();
       showPanelError(msg.message);
+      // The form may have been taken before something failed: ask for the panel as it is.
+      if (socket && socket.readyState === WebSocket.OPEN) {
+        socket.send(JSON.stringify({ type: "sync", after: lastChatId, panel: true }));
+      }
     } else if (msg.type === "error") {
       showChatError(msg.message);
     } else if (msg.type === "sent") {
@@ -262,20 +269,29 @@
     });
     event.preventDefault(); // no HTTP request
     socket.send(JSON.stringify({ type: "form", path: detail.path, fields: fields }));
-    formInFlight = detail.elt;
-    formInFlight.setAttribute("aria-busy", "true");
-    formInFlight.querySelectorAll("button").forEach(function (b) {
+    const form = detail.elt;
+    formsInFlight.push(form);
+    form.setAttribute("aria-busy", "true");
+    form.querySelectorAll("button").forEach(function (b) {
       b.disabled = true;
     });
+    // A socket can look open and be dead (a phone that changed networks): without an answer
+    // in time, close it; the reconnection asks for the panel (panelInDoubt).
+    clearTimeout(formTimer);
+    formTimer = setTimeout(function () {
+      if (formsInFlight.length && socket) socket.close();
+    }, FORM_ANSWER_MS);
   }
 
+  // The oldest form in flight got its answer (or can no longer get one).
   function formDone() {
-    if (!formInFlight) return;
-    formInFlight.removeAttribute("aria-busy");
-    formInFlight.querySelectorAll("button").forEach(function (b) {
+    const form = formsInFlight.shift();
+    if (!formsInFlight.length) clearTimeout(formTimer);
+    if (!form) return;
+    form.removeAttribute("aria-busy");
+    form.querySelectorAll("button").forEach(function (b) {
       b.disabled = false;
     });
-    formInFlight = null;
   }
 
   function showPanelError(text) {

@@ -9,15 +9,18 @@ that is not one of this game's seat forms gets a "form-error" and changes nothin
 
 from __future__ import annotations
 
+import threading
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.utils import timezone
 
 from games import consumers, services
 from games.models import Game, NightAction, Phase, Seat, Vote
-from tests.factories import Table, create_lobby, play_to, start_with_deal
+from tests.factories import THREE, Table, create_lobby, play_to, start_with_deal
 from tests.realtime.helpers import (
     WAIT,
     Frame,
@@ -33,14 +36,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 db = database_sync_to_async
 TRIO = ("Ann", "Ben", "Cat")
-THREE = {
-    "Ann": "werewolf",
-    "Ben": "seer",
-    "Cat": "robber",
-    "left": "troublemaker",
-    "middle": "villager",
-    "right": "drunk",
-}
 CSRF = {"csrfmiddlewaretoken": ["sent-along-as-the-page-does"]}
 
 
@@ -245,3 +240,55 @@ async def test_a_day_panel_leaves_the_seats_private_runs_for_the_quoting_check(n
     assert frame is not None and frame["phase"] == Phase.DAY
     expected = await db(lambda: services.seat_private_runs(table.seat(name)))()
     assert runs == {Phase.DAY: expected} and expected
+
+
+async def test_a_socket_gets_at_most_two_forms_under_way(
+    sockets: SocketOpener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A third form while two wait is refused at once, without touching the worker thread:
+    one socket cannot fill the process's queue with forms."""
+    table = await night_table()
+    ben, _ = await sockets.seat(table, "Ben")
+    release = threading.Event()
+    answer_form = consumers._answer_form
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        release.wait(WAIT)
+        return answer_form(*args, **kwargs)
+
+    monkeypatch.setattr(consumers, "_answer_form", held)
+    frame = {"type": "form", "path": f"/g/{table.code}/ready", "fields": CSRF}
+    for _ in range(3):
+        await ben.send_json_to(frame)
+    refused = await ben.receive_json_from(timeout=WAIT)
+    assert refused["type"] == "form-error" and "Wait for the answer" in refused["message"]
+    release.set()
+    answers = [(await receive_until(ben, lambda f: f.get("answer") is True))[0] for _ in range(2)]
+    assert all('role="alert"' in a["panel_html"] for a in answers)  # "ready" in the night
+
+
+async def test_a_form_after_the_deadline_is_refused_as_a_post_would_be(
+    sockets: SocketOpener,
+) -> None:
+    """The night's time ran out and no ticker has moved the game on yet: the form moves it on
+    first (as a page load does), so the late action is refused and the day panel comes back."""
+    table = await db(play_to)(Phase.NIGHT, THREE, night_minutes=5)
+    ben, _ = await sockets.seat(table, "Ben")
+    past = timezone.now() - timedelta(seconds=1)
+    await db(lambda: Game.objects.filter(pk=table.game.pk).update(deadline=past))()
+    answer = await send_form(ben, f"/g/{table.code}/action", {"targets": ["Ann"]})
+    assert answer["phase"] == Phase.DAY and 'role="alert"' in answer["panel_html"]
+    action = await db(lambda: NightAction.objects.get(seat=table.seats["Ben"]))()
+    assert action.by_deadline and action.targets == []
+
+
+async def test_a_sync_can_ask_for_the_panel(sockets: SocketOpener) -> None:
+    """After a form-error game.js asks for the panel as it stands ({"panel": true})."""
+    table = await night_table()
+    ben, _ = await sockets.seat(table, "Ben", phase=Phase.NIGHT)
+    await ben.send_json_to({"type": "sync", "after": 0, "panel": True})
+    hello, _ = await receive_until(ben, lambda f: f["type"] == "hello")
+    assert 'id="night-action"' in hello["panel_html"]
+    await ben.send_json_to({"type": "sync", "after": 0})
+    hello, _ = await receive_until(ben, lambda f: f["type"] == "hello")
+    assert "panel_html" not in hello

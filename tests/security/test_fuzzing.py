@@ -734,6 +734,15 @@ def check_one_frame(world: SocketWorld, frame: str, phase: str) -> None:
     assert lines[0].text == services.clean_chat_text(content["text"])
 
 
+# Every websocket fuzzer: 200 frames, each against the shared world of SocketWorld.
+SOCKET_FUZZ = settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    database=None,
+)
+
+
 def check_form_answer(
     reply: dict[str, Any], frame: str, diff: list[str], table: Table, phase: str
 ) -> None:
@@ -753,23 +762,13 @@ def check_form_answer(
         only_bens_own_changes(diff, table)
 
 
-@settings(
-    max_examples=200,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-    database=None,
-)
+@SOCKET_FUZZ
 @given(frame=form_frames, phase=PHASE)
 def test_fuzz_forms_over_the_socket(socket_world: SocketWorld, frame: str, phase: str) -> None:
     check_one_frame(socket_world, frame, phase)
 
 
-@settings(
-    max_examples=200,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-    database=None,
-)
+@SOCKET_FUZZ
 @given(frame=ws_frames, phase=PHASE)
 def test_fuzz_websocket_messages(socket_world: SocketWorld, frame: str, phase: str) -> None:
     check_one_frame(socket_world, frame, phase)

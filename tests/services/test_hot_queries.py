@@ -1,0 +1,60 @@
+"""The hand-written statements of games/hot_queries.py give what the ORM gives."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+
+from games import hot_queries
+from games.models import CentreCard, NightAction, Phase, Seat
+from tests.factories import THREE, play_to
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("lock_game", [True, False])
+def test_chat_author_reads_the_seat_and_its_game(lock_game: bool) -> None:
+    """With or without the row lock (a database without row locks, such as SQLite in its
+    default mode, reads without one, as the ORM's select_for_update does there)."""
+    table = play_to(Phase.DAY, THREE)
+    ben = table.seat("Ben")
+    with transaction.atomic():
+        author = hot_queries.chat_author(seat_id=ben.pk, game_id=ben.game_id, lock_game=lock_game)
+        other = hot_queries.chat_author(
+            seat_id=ben.pk, game_id=ben.game_id + 1, lock_game=lock_game
+        )
+    assert author == hot_queries.ChatAuthor("Ben", "seer", Phase.DAY, table.code)
+    assert other is None
+    Seat.objects.filter(pk=ben.pk).delete()
+    with transaction.atomic():
+        gone = hot_queries.chat_author(seat_id=ben.pk, game_id=ben.game_id, lock_game=lock_game)
+    assert gone is None
+
+
+def test_count_rows_counts_as_a_filter_would() -> None:
+    table = play_to(Phase.DAY, THREE)
+    game = table.game
+    assert hot_queries.count_rows(Seat, game=game.pk) == 3
+    assert hot_queries.count_rows(Seat, game=game.pk, ready_to_vote=True) == 0
+    assert hot_queries.count_rows(NightAction, game=game.pk, complete=True) == 3
+    Seat.objects.filter(pk=table.seats["Cat"].pk).update(ready_to_vote=True)
+    assert hot_queries.count_rows(Seat, game=game.pk, ready_to_vote=True) == 1
+
+
+def test_update_rows_stores_each_rows_fields() -> None:
+    table = play_to(Phase.DAY, THREE)
+    cards = list(CentreCard.objects.filter(game=table.game).order_by("position"))
+    for card in cards:
+        card.final_role = "villager"
+    hot_queries.update_rows(cards, ["final_role"])
+    seats = list(Seat.objects.filter(game=table.game))
+    for seat in seats:
+        seat.ready_to_vote = seat.name == "Ann"
+    hot_queries.update_rows(seats, ["ready_to_vote"])
+    hot_queries.update_rows([], ["final_role"])  # nothing to store
+    assert set(CentreCard.objects.filter(game=table.game).values_list("final_role", flat=True)) == {
+        "villager"
+    }
+    assert list(
+        Seat.objects.filter(game=table.game, ready_to_vote=True).values_list("name", flat=True)
+    ) == ["Ann"]
