@@ -354,7 +354,10 @@ def _current_seat(seat: Seat) -> Seat:
         if current is None or game is None:
             raise NotAllowedError("You are not seated in this game.")
         return of_game([current], game)[0]
-    game = _locked_game(seat.game_id)
+    try:
+        game = _locked_game(seat.game_id)
+    except Game.DoesNotExist:  # deleted by staff while the page was open
+        raise NotAllowedError("You are not seated in this game.") from None
     current = SEAT_AT_GAME.one(seat.pk, game.pk)
     if current is None:
         raise NotAllowedError("You are not seated in this game.")
@@ -740,13 +743,9 @@ def chat_post(
     """
     clean = clean_chat_text(text)
     # The stored seat, not the caller's copy: a consumer keeps its Seat from connect, when the
-    # cards may not have been dealt yet. Plain SQL: this runs for every line (games/hot_queries).
-    author = hot_queries.chat_author(
-        seat_id=seat.pk, game_id=seat.game_id, lock_game=not _transactions_lock_the_database()
-    )
-    if author is None:
-        raise NotAllowedError("You are not seated in this game.")
-    phase = author.game_phase
+    # cards may not have been dealt yet.
+    seat = _current_seat(seat)
+    phase = seat.game.phase
     if phase not in CHAT_PHASES:
         if phase == Phase.CANCELLED:
             raise WrongPhaseError("This game was cancelled; its chat is closed.")
@@ -760,8 +759,7 @@ def chat_post(
     if phase == Phase.DAY and can_quote(clean):
         runs = runs_cache.get(phase) if runs_cache is not None else None
         if runs is None:
-            # Once per phase for a consumer: the seat's private texts, read with the ORM.
-            runs = seat_private_runs(_current_seat(seat))
+            runs = seat_private_runs(seat)
             if runs_cache is not None:
                 runs_cache[phase] = runs
         if quotes(clean, runs):
@@ -772,17 +770,17 @@ def chat_post(
     message = hot_queries.chat_line_insert(
         game_id=seat.game_id,
         seat_id=seat.pk,
-        author=author.seat_name,
+        author=seat.name,
         text=clean,
         phase=phase,
         sent_at=when,
     )
     send_chat_on_commit(
-        author.game_code,
+        seat.game.code,
         {
             "id": message.pk,
             "seat_id": seat.pk,
-            "name": author.seat_name,
+            "name": seat.name,
             "text": clean,
             "sent_at": message.sent_at.isoformat(),
         },

@@ -3,32 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from django.db import transaction
 
 from games import hot_queries
 from games.models import CentreCard, NightAction, Phase, Seat
 from tests.factories import THREE, play_to
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.mark.parametrize("lock_game", [True, False])
-def test_chat_author_reads_the_seat_and_its_game(lock_game: bool) -> None:
-    """With or without the row lock (a database without row locks, such as SQLite in its
-    default mode, reads without one, as the ORM's select_for_update does there)."""
-    table = play_to(Phase.DAY, THREE)
-    ben = table.seat("Ben")
-    with transaction.atomic():
-        author = hot_queries.chat_author(seat_id=ben.pk, game_id=ben.game_id, lock_game=lock_game)
-        other = hot_queries.chat_author(
-            seat_id=ben.pk, game_id=ben.game_id + 1, lock_game=lock_game
-        )
-    assert author == hot_queries.ChatAuthor("Ben", "seer", Phase.DAY, table.code)
-    assert other is None
-    Seat.objects.filter(pk=ben.pk).delete()
-    with transaction.atomic():
-        gone = hot_queries.chat_author(seat_id=ben.pk, game_id=ben.game_id, lock_game=lock_game)
-    assert gone is None
 
 
 def test_count_rows_counts_as_a_filter_would() -> None:

@@ -13,7 +13,7 @@ from django.utils import timezone
 from games import services
 from games.engine.messages import role_message
 from games.models import ChatMessage, Game, Phase, Seat
-from games.services import ServiceError, WrongPhaseError
+from games.services import NotAllowedError, ServiceError, WrongPhaseError
 from tests.factories import THREE, create_lobby, deal_game, game_state, play_to
 
 pytestmark = pytest.mark.django_db
@@ -179,6 +179,20 @@ def test_chat_length_limit() -> None:
     with pytest.raises(ServiceError, match="limited to 500"):
         services.chat_post(seat=table.seat("Ben"), text="x" * 501)
     assert ChatMessage.objects.count() == 1
+
+
+def test_chat_from_a_seat_no_longer_at_the_table_is_refused() -> None:
+    """Checked against the stored seat, as a consumer's copy from connect may be stale."""
+    table = play_to(Phase.DAY, THREE)
+    stale = table.seat("Ben")
+    Seat.objects.filter(pk=stale.pk).delete()
+    with pytest.raises(NotAllowedError, match="not seated"):
+        services.chat_post(seat=stale, text="still here?")
+    cat = table.seat("Cat")
+    Game.objects.filter(pk=table.game.pk).delete()  # staff deleted the whole game
+    with pytest.raises(NotAllowedError, match="not seated"):
+        services.chat_post(seat=cat, text="anyone?")
+    assert not ChatMessage.objects.filter(seat__isnull=False).exists()
 
 
 @pytest.mark.parametrize("phase", [Phase.NIGHT, Phase.VOTING])
