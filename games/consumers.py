@@ -18,7 +18,9 @@ from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.http import QueryDict
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
@@ -43,6 +45,7 @@ from games.worker import urgent
 log = logging.getLogger(__name__)
 
 CLOSE_NOT_SEATED = 4403
+CLOSE_INTERNAL_ERROR = 1011  # the page reconnects and catches up
 # Several changes in quick succession become one update per page. A new phase goes out at once
 # (every player is waiting for it); other changes to the table (who sits at it, the deck) after
 # a short pause that gathers a burst; counts of actions, "ready"s and votes sent can wait a
@@ -301,6 +304,52 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     seat_name: str
     code: str
     group: str
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Channels' `AsyncConsumer.__call__`, with a leaner loop.
+
+        Channels waits on the socket and the channel layer together with `asyncio.wait` and
+        starts a new task for every message it takes from either: three or four turns of the
+        event loop and a task per chat line delivered, for every page (docs/benchmarks.md).
+        Here the page's frames are read in this task and the group's events in one long-lived
+        task that starts once `connect` has run (as in Channels, nothing is sent before the
+        hello). Each source is still handled in order; a chat line or a push no longer waits
+        while this page's own line is being stored.
+        """
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.channel_name = await self.channel_layer.new_channel()
+        self.base_send = send
+        events: asyncio.Task[None] | None = None
+        try:
+            while True:
+                await self.dispatch(await receive())
+                if events is None:
+                    events = asyncio.create_task(self._group_events())
+        except StopConsumer:
+            pass
+        finally:
+            if events is not None:
+                events.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await events
+
+    async def _group_events(self) -> None:
+        """Handle this page's group events (chat lines, changes) in the order they come. One
+        that fails closes the socket, as a failure in Channels' loop would: the page
+        reconnects and catches up, rather than stay open and deaf."""
+        while True:
+            message = await self.channel_layer.receive(self.channel_name)
+            try:
+                await self.dispatch(message)
+            except Exception:
+                log.exception(
+                    "Event %s for seat %s failed",
+                    message.get("type"),
+                    getattr(self, "seat_id", None),
+                )
+                await self.close(code=CLOSE_INTERNAL_ERROR)
+                return
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Run the handler of `message` (a frame from the page or a group event).

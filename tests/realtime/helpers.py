@@ -9,8 +9,10 @@ ticker task starts. A player is authenticated the way a browser is: a database s
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import html
+import weakref
 from collections.abc import Callable, Mapping
 from importlib import import_module
 from typing import Any
@@ -31,6 +33,10 @@ ORIGIN = b"http://testserver"
 WAIT = 3.0
 # How long "nothing arrives" is watched for.
 QUIET = 0.25
+# Frames a helper read past (send_chat, waiting for its reply) that the test has not seen yet.
+_unread: weakref.WeakKeyDictionary[WebsocketCommunicator, collections.deque[Frame]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def websocket_app() -> Any:
@@ -146,6 +152,12 @@ async def receive_until(
 ) -> tuple[Frame, list[Frame]]:
     """Read frames until one matches `wanted`; returns it and every frame read (it included)."""
     seen: list[Frame] = []
+    unread = _unread.get(comm)
+    while unread:
+        frame = unread.popleft()
+        seen.append(frame)
+        if wanted(frame):
+            return frame, seen
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
@@ -157,7 +169,7 @@ async def receive_until(
 
 
 async def receive_n(comm: WebsocketCommunicator, count: int) -> list[Frame]:
-    return [await comm.receive_json_from(timeout=WAIT) for _ in range(count)]
+    return [(await receive_until(comm, lambda _: True))[0] for _ in range(count)]
 
 
 async def expect_closed(comm: WebsocketCommunicator, code: int) -> None:
@@ -170,11 +182,13 @@ async def expect_closed(comm: WebsocketCommunicator, code: int) -> None:
 async def send_chat(comm: WebsocketCommunicator, text: object) -> Frame:
     """Send a chat message and return the sender's own reply ("sent" or "error").
 
-    The sender also gets its line back as a "chat" frame (after "sent"); that one is skipped
-    here and must be read with `receive_until` if the test wants it.
+    The sender also gets its line back as a "chat" frame, before or after "sent" (the page's
+    frames and the game's events are handled side by side): frames read before the reply stay
+    unread for `receive_until`, where a test that wants the line finds it.
     """
     await comm.send_json_to({"type": "chat", "text": text})
-    frame, _ = await receive_until(comm, lambda f: f["type"] in ("sent", "error"))
+    frame, seen = await receive_until(comm, lambda f: f["type"] in ("sent", "error"))
+    _unread.setdefault(comm, collections.deque()).extend(seen[:-1])
     return frame
 
 

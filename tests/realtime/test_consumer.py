@@ -893,6 +893,63 @@ async def test_a_chat_line_reaches_a_page_while_the_database_thread_is_busy(
     await busy
 
 
+def chat_event(table: Table, text: str, line_id: int = 1) -> dict[str, Any]:
+    """A chat line as the services broadcast it after commit, from Ann."""
+    return {
+        "type": "chat.message",
+        "id": line_id,
+        "seat_id": table.seats["Ann"].pk,
+        "name": "Ann",
+        "text": text,
+        "sent_at": timezone.now().isoformat(),
+    }
+
+
+async def test_a_page_gets_other_lines_while_its_own_line_is_being_stored(
+    sockets: SocketOpener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page's frames and the game's events are handled side by side: while Ben's own line
+    waits to be stored, lines from the others still reach his page, and his line is then
+    stored and acknowledged as usual."""
+    table = await db(create_lobby)(TRIO)
+    ben, _ = await sockets.seat(table, "Ben")
+    release = threading.Event()
+    post = consumers.GameConsumer._post
+
+    def held(self: consumers.GameConsumer, text: object) -> None:
+        release.wait(WAIT)
+        post(self, text)
+
+    monkeypatch.setattr(consumers.GameConsumer, "_post", held)
+    await ben.send_json_to({"type": "chat", "text": "my own line"})
+    await asyncio.sleep(0.1)  # Ben's line is held on the database thread now
+    await get_channel_layer().group_send(game_group(table.code), chat_event(table, "meanwhile"))
+    frame = await ben.receive_json_from(timeout=WAIT)
+    assert frame["type"] == "chat" and frame["text"] == "meanwhile"
+    release.set()
+    # The acknowledgement and the line itself, in either order.
+    frames = await receive_n(ben, 2)
+    assert {"type": "sent"} in frames
+    own = next(f for f in frames if f["type"] == "chat")
+    assert own["name"] == "Ben" and own["text"] == "my own line" and own["mine"]
+
+
+async def test_a_failing_event_closes_the_socket_so_the_page_reconnects(
+    sockets: SocketOpener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An event this page cannot handle must not leave it open and deaf to the game: the
+    socket closes (1011) and the page reconnects and catches up with a hello."""
+    table = await db(create_lobby)(TRIO)
+    ben, _ = await sockets.seat(table, "Ben")
+
+    async def broken(self: consumers.GameConsumer, event: dict[str, Any]) -> None:
+        raise RuntimeError("cannot render this")
+
+    monkeypatch.setattr(consumers.GameConsumer, "chat_message", broken)
+    await get_channel_layer().group_send(game_group(table.code), chat_event(table, "hi"))
+    await expect_closed(ben, consumers.CLOSE_INTERNAL_ERROR)
+
+
 async def test_a_socket_opened_in_the_lobby_still_refuses_quotes_in_the_day(
     sockets: SocketOpener,
 ) -> None:

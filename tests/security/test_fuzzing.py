@@ -636,8 +636,8 @@ class SocketWorld:
 
 
 async def _one_message(session: str, code: str, frame: str) -> list[dict[str, Any]]:
-    """Connect as the seat, send one frame, return every frame up to the reply; the socket must
-    still answer a ping afterwards (it did not crash)."""
+    """Connect as the seat, send one frame, return the reply first, then every other frame up
+    to the pong; the socket must still answer a ping afterwards (it did not crash)."""
     opener = SocketOpener()
     try:
         comm = opener.communicator(code, cookie=f"sessionid={session}")
@@ -660,6 +660,9 @@ async def _one_message(session: str, code: str, frame: str) -> list[dict[str, An
             if reply["type"] == "pong" and replies:
                 break
             replies.append(reply)
+        # The game's events (the sender's own chat line) are handled beside the page's frames
+        # and may come before the reply: the reply goes first.
+        replies.sort(key=lambda r: r["type"] in ("chat", "status") and r.get("answer") is not True)
         return replies
     finally:
         await opener.close_all()
