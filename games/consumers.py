@@ -10,10 +10,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -166,6 +168,51 @@ def _panel_frame(
     context = {"view": view, "Phase": Phase, "csrf_token": csrf_token, "site_root": site_root}
     html = render_to_string("games/game.html#panel", {**context, "error": error})
     return _frame(view, panel_html=html)
+
+
+# A phase change's panels are rendered for every seat of the table at once, before any page has
+# asked: with this stand-in where the page's own CSRF token goes (each page puts its token in
+# when it takes its panel). Random per process, so no name or chat line can contain it.
+_CSRF_STAND_IN = secrets.token_hex(16)
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseChange:
+    """A table after it moved to a new phase: its public status, and each seat's new panel
+    frame (with `_CSRF_STAND_IN` for the token) with the word runs its day panel shows."""
+
+    status: PublicStatus
+    panels: dict[int, tuple[dict[str, Any], frozenset[tuple[str, ...]] | None]]
+
+    def panel_for(
+        self, seat_id: int, csrf_token: str, runs_cache: dict[str, frozenset[tuple[str, ...]]]
+    ) -> dict[str, Any] | None:
+        """Seat `seat_id`'s frame with its page's token; None if it is not at the table."""
+        entry = self.panels.get(seat_id)
+        if entry is None:
+            return None
+        frame, runs = entry
+        if runs is not None:
+            runs_cache.setdefault(Phase.DAY, runs)
+        return {**frame, "panel_html": frame["panel_html"].replace(_CSRF_STAND_IN, csrf_token)}
+
+
+def _read_phase_change(game_id: int, site_root: str) -> PhaseChange | None:
+    """Everything the pages of a game need after a phase change, in one turn on the worker
+    thread: the status, the table and every seat's panel. Done as three turns per page (the
+    status, the table, then the page's own panel), each waited for in the worker's queue, a
+    phase change reached the last page of a busy server seconds late (docs/benchmarks.md)."""
+    status = _read_status(game_id)
+    if status is None:
+        return None
+    table = read_table(status.table.game)
+    panels: dict[int, tuple[dict[str, Any], frozenset[tuple[str, ...]] | None]] = {}
+    for seat in table.seats:
+        runs: dict[str, frozenset[tuple[str, ...]]] = {}
+        frame = _panel_frame(table, seat.pk, _CSRF_STAND_IN, site_root, None, runs)
+        if frame is not None:
+            panels[seat.pk] = (frame, runs.get(Phase.DAY))
+    return PhaseChange(status, panels)
 
 
 # --- Forms sent over the socket ------------------------------------------------------------
@@ -415,13 +462,20 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         return ""
 
     async def _state_frame(
-        self, change: str, page_phase: str | None, *, panel: bool = False
+        self, change: str, page_phase: str | None, *, panel: bool = False, new_phase: bool = False
     ) -> dict[str, Any] | None:
         """What this page needs after `change` ("": catching up by itself): its status box
         while the game is in the phase the page shows (None: whatever phase it is in), its new
         panel when the game has moved on or when `panel` asks for it. None: the seat is no
-        longer at the table."""
-        status = await _shared_read("status", self.game_id, change, _read_status)
+        longer at the table. `new_phase`: the change was a phase change, so every page will
+        want its panel; they are read and rendered for the whole table in one go."""
+        batch = None
+        if new_phase and change:
+            read = partial(_read_phase_change, site_root=self._site_root)
+            batch = await _shared_read(f"phase {self._site_root}", self.game_id, change, read)
+            status = None if batch is None else batch.status
+        else:
+            status = await _shared_read("status", self.game_id, change, _read_status)
         if status is None or not _seated(status, self.seat_id):
             return None
         if not panel and status.table.game.phase == (page_phase or status.table.game.phase):
@@ -430,6 +484,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return await database_sync_to_async(_status_frame)(
                 status, self.seat_id, self.is_host, self._csrf
             )
+        if batch is not None:
+            return batch.panel_for(self.seat_id, self._csrf, self._runs_cache)
         table = await _shared_read("table", self.game_id, change, _read_table)
         if table is None:
             return None
@@ -607,10 +663,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             if self._status_urgent.is_set() and not self._status_now:
                 await asyncio.sleep(STATUS_COALESCE_SECONDS)
             self._status_urgent.clear()
-            self._status_now = False
+            new_phase, self._status_now = self._status_now, False
             self._status_dirty = False
             try:
-                message = await self._state_frame(self._change, self._page_phase)
+                message = await self._state_frame(
+                    self._change, self._page_phase, new_phase=new_phase
+                )
             except Exception:
                 log.exception("Could not render the status of seat %s", self.seat_id)
                 failures += 1

@@ -835,11 +835,21 @@ async def test_a_page_that_shows_an_old_phase_gets_its_new_panel_in_the_hello(
 
 async def test_the_pages_of_a_game_share_one_read_per_change(sockets: SocketOpener) -> None:
     """A change is read once for all the game's pages this process serves (and, outside the
-    lobby, its status box rendered once); a phase change reads the table once for all panels."""
+    lobby, its status box rendered once); a phase change is read, and every seat's panel
+    rendered, in one go for all the pages, each page getting its own panel with its own token."""
     table = await db(table_in)(Phase.NIGHT)
-    socks = {name: (await sockets.seat(table, name, phase=Phase.NIGHT))[0] for name in TRIO}
+    tokens = {name: name.lower() * 11 for name in TRIO}  # 33 letters, one token per browser
+    socks = {
+        name: (
+            await sockets.seat(
+                table, name, phase=Phase.NIGHT, extra_cookies=f"; csrftoken={tokens[name]}"
+            )
+        )[0]
+        for name in TRIO
+    }
     reads: list[str] = []
     real_status, real_table = consumers._read_status, consumers._read_table
+    real_change = consumers._read_phase_change
 
     def counted_status(game_id: int) -> consumers.PublicStatus | None:
         reads.append("status")
@@ -849,9 +859,14 @@ async def test_the_pages_of_a_game_share_one_read_per_change(sockets: SocketOpen
         reads.append("table")
         return real_table(game_id)
 
+    def counted_change(game_id: int, site_root: str) -> consumers.PhaseChange | None:
+        reads.append("phase change")
+        return real_change(game_id, site_root)
+
     with (
         mock.patch.object(consumers, "_read_status", counted_status),
         mock.patch.object(consumers, "_read_table", counted_table),
+        mock.patch.object(consumers, "_read_phase_change", counted_change),
     ):
         await db(services.night_action_submit)(seat=table.seats["Ann"], targets=["left"])
         for comm in socks.values():
@@ -861,10 +876,21 @@ async def test_the_pages_of_a_game_share_one_read_per_change(sockets: SocketOpen
         reads.clear()
         await db(services.night_action_submit)(seat=table.seats["Ben"], targets=["Ann"])
         await db(services.night_action_submit)(seat=table.seats["Cat"], targets=[])
+        panels = {}
         for name, comm in socks.items():
             frame, _ = await receive_until(comm, is_status(Phase.DAY))
-            assert "panel_html" in frame, name
-        assert reads.count("table") == 1
+            panels[name] = frame["panel_html"]
+        # The status read of the night's last count may come first; the day's read is one.
+        assert reads.count("phase change") == 1 and "table" not in reads, reads
+    for name, html in panels.items():
+        assert f'name="csrfmiddlewaretoken" value="{tokens[name]}"' in html, name
+        assert consumers._CSRF_STAND_IN not in html
+        others = [t for n, t in tokens.items() if n != name]
+        assert not any(t in html for t in others), name
+        # Each page has its own seat's panel (its rejoin link names that seat alone).
+        seat_tokens = {n: table.seats[n].token for n in TRIO}
+        assert f"/rejoin/{seat_tokens[name]}" in html, name
+        assert not any(f"/rejoin/{seat_tokens[n]}" in html for n in TRIO if n != name), name
 
 
 async def test_a_chat_line_reaches_a_page_while_the_database_thread_is_busy(
