@@ -42,7 +42,7 @@ from games.selectors import (
     status_view,
     table_status,
 )
-from games.worker import urgent
+from games.worker import next_up, urgent
 
 log = logging.getLogger(__name__)
 
@@ -472,7 +472,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         batch = None
         if new_phase and change:
             read = partial(_read_phase_change, site_root=self._site_root)
-            batch = await _shared_read(f"phase {self._site_root}", self.game_id, change, read)
+            with next_up():  # the whole table waits for it: ahead of forms and pages
+                batch = await _shared_read(f"phase {self._site_root}", self.game_id, change, read)
             status = None if batch is None else batch.status
         else:
             status = await _shared_read("status", self.game_id, change, _read_status)

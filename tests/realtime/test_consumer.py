@@ -25,7 +25,7 @@ from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from games import consumers, engine, services
+from games import consumers, engine, services, worker
 from games.broadcast import game_group
 from games.engine.messages import RoleMessage, night_report, role_message
 from games.models import ChatMessage, Game, NightAction, Phase, Seat
@@ -836,7 +836,8 @@ async def test_a_page_that_shows_an_old_phase_gets_its_new_panel_in_the_hello(
 async def test_the_pages_of_a_game_share_one_read_per_change(sockets: SocketOpener) -> None:
     """A change is read once for all the game's pages this process serves (and, outside the
     lobby, its status box rendered once); a phase change is read, and every seat's panel
-    rendered, in one go for all the pages, each page getting its own panel with its own token."""
+    rendered, in one go for all the pages, ahead of other work on the worker thread, each page
+    getting its own panel with its own token."""
     table = await db(table_in)(Phase.NIGHT)
     tokens = {name: name.lower() * 11 for name in TRIO}  # 33 letters, one token per browser
     socks = {
@@ -860,6 +861,8 @@ async def test_the_pages_of_a_game_share_one_read_per_change(sockets: SocketOpen
         return real_table(game_id)
 
     def counted_change(game_id: int, site_root: str) -> consumers.PhaseChange | None:
+        # Submitted in the worker's "next up" lane: ahead of forms and pages in its queue.
+        assert worker._LANE.get() == worker.NEXT_UP
         reads.append("phase change")
         return real_change(game_id, site_root)
 

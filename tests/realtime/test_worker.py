@@ -1,4 +1,4 @@
-"""The process's worker thread (games/worker.py): one thread, FIFO, urgent work first."""
+"""The process's worker thread (games/worker.py): one thread, FIFO lanes, urgent work first."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import threading
 
 from asgiref.sync import SyncToAsync
 
-from games.worker import WorkerThread, urgent
+from games.worker import WorkerThread, next_up, urgent
 from onenight import asgi
 
 
@@ -15,7 +15,7 @@ def test_the_server_runs_everything_on_one_worker_thread() -> None:
     assert isinstance(asgi.WORKER, WorkerThread)
 
 
-def test_urgent_work_goes_ahead_of_the_queue_in_order() -> None:
+def test_each_lane_goes_ahead_of_the_next_in_order() -> None:
     worker = WorkerThread(name="test-worker")
     started, release = threading.Event(), threading.Event()
     order: list[str] = []
@@ -33,16 +33,28 @@ def test_urgent_work_goes_ahead_of_the_queue_in_order() -> None:
         running = worker.submit(blocker)
         assert started.wait(5)  # the call under way is never interrupted
         futures = [worker.submit(job, "page 1"), worker.submit(job, "page 2")]
+        with next_up():
+            futures.append(worker.submit(job, "new phase 1"))
         with urgent():
             futures += [worker.submit(job, "chat 1"), worker.submit(job, "chat 2")]
         futures.append(worker.submit(job, "page 3"))
+        with next_up():
+            futures.append(worker.submit(job, "new phase 2"))
         release.set()
         running.result(5)
         for future in futures:
             future.result(5)
     finally:
         worker.shutdown(wait=True)
-    assert order == ["chat 1", "chat 2", "page 1", "page 2", "page 3"]
+    assert order == [
+        "chat 1",
+        "chat 2",
+        "new phase 1",
+        "new phase 2",
+        "page 1",
+        "page 2",
+        "page 3",
+    ]
     assert len(threads) == 1
 
 
@@ -57,3 +69,4 @@ def test_shutdown_waits_for_queued_work() -> None:
             worker.submit(done.append, i)
     worker.shutdown(wait=True)
     assert sorted(done) == list(range(20))
+
