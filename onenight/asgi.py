@@ -12,6 +12,7 @@ from django.http import FileResponse, HttpRequest
 from django.http.response import HttpResponseBase
 
 from games.worker import WorkerThread
+from onenight.garbage import tune_for_server
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "onenight.settings")
 # Django must be set up before the consumers (and the models they import) are loaded.
@@ -88,3 +89,6 @@ application = TickerMiddleware(
 
 # Deadlines must fire with no browser open: start the ticker with the server, not the first page.
 start_with_daphne()
+
+# Everything is loaded: leave it out of the garbage collector's walks (onenight/garbage.py).
+tune_for_server()

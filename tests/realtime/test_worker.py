@@ -70,3 +70,13 @@ def test_shutdown_waits_for_queued_work() -> None:
     worker.shutdown(wait=True)
     assert sorted(done) == list(range(20))
 
+
+def test_the_server_leaves_its_startup_objects_out_of_garbage_collection() -> None:
+    """onenight/garbage.py: loading the application froze what it made, and full collections
+    come ten times more rarely than CPython's default."""
+    import gc
+
+    from onenight import garbage
+
+    assert gc.get_freeze_count() > 10_000
+    assert gc.get_threshold()[2] == garbage.FULL_COLLECTION_EVERY == 100
