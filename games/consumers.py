@@ -26,6 +26,7 @@ from channels.layers import get_channel_layer
 from django.http import QueryDict
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
+from django.utils.html import conditional_escape
 
 from games import seat_forms, services
 from games.broadcast import game_group
@@ -194,7 +195,10 @@ class PhaseChange:
         frame, runs = entry
         if runs is not None:
             runs_cache.setdefault(Phase.DAY, runs)
-        return {**frame, "panel_html": frame["panel_html"].replace(_CSRF_STAND_IN, csrf_token)}
+        # Escaped as {% csrf_token %} would: the token comes from a cookie, which the page does
+        # not control alone (a sibling subdomain can set it).
+        token = conditional_escape(csrf_token)
+        return {**frame, "panel_html": frame["panel_html"].replace(_CSRF_STAND_IN, token)}
 
 
 def _read_phase_change(game_id: int, site_root: str) -> PhaseChange | None:
@@ -306,6 +310,19 @@ def _seated(status: PublicStatus, seat_id: int) -> bool:
 # page of the game to take its copy.
 _SHARED_TTL = 5.0  # seconds after a read completes
 _shared: dict[tuple[str, int, str], tuple[float, asyncio.Task[Any]]] = {}
+_last_sweep = [0.0]
+
+
+def _forget_expired(now: float) -> None:
+    """Drop the reads whose time to live has passed, at most once a second: they hold a
+    table's rows and, after a phase change, every seat's panel, so none is kept longer than
+    it is needed."""
+    if now - _last_sweep[0] < 1.0:
+        return
+    _last_sweep[0] = now
+    expired = [k for k, (t, job) in _shared.items() if job.done() and now - t >= _SHARED_TTL]
+    for old in expired:
+        del _shared[old]
 
 
 def _read_done(key: tuple[str, int, str], task: asyncio.Task[Any]) -> None:
@@ -334,10 +351,7 @@ async def _shared_read[T](what: str, game_id: int, change: str, read: Callable[[
         if hit[1].done():  # most pages of a game come after the read: take its result
             return hit[1].result()
         return await asyncio.shield(hit[1])
-    if len(_shared) > 500:
-        expired = [k for k, (t, job) in _shared.items() if job.done() and now - t >= _SHARED_TTL]
-        for old in expired:
-            del _shared[old]
+    _forget_expired(now)
     task: asyncio.Task[T] = asyncio.ensure_future(database_sync_to_async(read)(game_id))
     _shared[key] = (now, task)
     task.add_done_callback(lambda done: _read_done(key, done))
@@ -359,44 +373,79 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         starts a new task for every message it takes from either: three or four turns of the
         event loop and a task per chat line delivered, for every page (docs/benchmarks.md).
         Here the page's frames are read in this task and the group's events in one long-lived
-        task that starts once `connect` has run (as in Channels, nothing is sent before the
-        hello). Each source is still handled in order; a chat line or a push no longer waits
-        while this page's own line is being stored.
+        task (`_group_events`). Each source is still handled in order; a chat line or a push no
+        longer waits while this page's own line is being stored.
+
+        As in Channels, a receive on the layer is under way from the start to the end (the
+        Redis pub/sub layer forgets a channel only when such a receive is cancelled), events
+        that come before `connect` has run wait for it (nothing goes out before the hello), and
+        none is handled once the page has gone.
         """
         self.scope = scope
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
         self.channel_name = await self.channel_layer.new_channel()
         self.base_send = send
-        events: asyncio.Task[None] | None = None
+        self._closed = False  # the socket was closed from this end
+        self._events_open = False  # connect has run and kept the socket open
+        self._events_failed = False
+        self._early_events: deque[dict[str, Any]] = deque()
+        events = asyncio.create_task(self._group_events())
         try:
             while True:
-                await self.dispatch(await receive())
-                if events is None:
-                    events = asyncio.create_task(self._group_events())
+                message = await receive()
+                if message["type"] == "websocket.disconnect":
+                    await self._stop(events)  # no event is handled for a page that has gone
+                await self.dispatch(message)
+                if message["type"] == "websocket.connect" and not self._closed:
+                    await self._open_events()
         except StopConsumer:
             pass
         finally:
-            if events is not None:
-                events.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await events
+            await self._stop(events)
+
+    async def _open_events(self) -> None:
+        """Connect has run: handle the events that came meanwhile, in order, then let
+        `_group_events` handle the rest. An event that comes while these are handled queues
+        behind them (the first stays in the queue until it is handled)."""
+        self._events_open = True
+        while self._early_events and not self._closed:
+            await self._handle_event(self._early_events[0])
+            self._early_events.popleft()
+        self._early_events.clear()
 
     async def _group_events(self) -> None:
-        """Handle this page's group events (chat lines, changes) in the order they come. One
-        that fails closes the socket, as a failure in Channels' loop would: the page
-        reconnects and catches up, rather than stay open and deaf."""
+        """Take this page's group events (chat lines, changes) from the layer, in order."""
         while True:
             message = await self.channel_layer.receive(self.channel_name)
-            try:
-                await self.dispatch(message)
-            except Exception:
-                log.exception(
-                    "Event %s for seat %s failed",
-                    message.get("type"),
-                    getattr(self, "seat_id", None),
-                )
+            if self._closed or self._events_failed:
+                continue  # drained, never handled: the page is going or will reconnect
+            if not self._events_open or self._early_events:
+                self._early_events.append(message)
+                continue
+            await self._handle_event(message)
+
+    async def _handle_event(self, message: dict[str, Any]) -> None:
+        """Handle one event. One that fails closes the socket, as a failure in Channels' loop
+        would: the page reconnects and catches up, rather than stay open and deaf."""
+        try:
+            await self.dispatch(message)
+        except Exception:
+            log.exception(
+                "Event %s for seat %s failed", message.get("type"), getattr(self, "seat_id", None)
+            )
+            self._events_failed = True
+            with contextlib.suppress(Exception):
                 await self.close(code=CLOSE_INTERNAL_ERROR)
-                return
+
+    @staticmethod
+    async def _stop(events: asyncio.Task[None]) -> None:
+        events.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await events
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        self._closed = True
+        await super().close(code=code, reason=reason)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Run the handler of `message` (a frame from the page or a group event).

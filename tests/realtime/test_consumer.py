@@ -979,6 +979,43 @@ async def test_a_failing_event_closes_the_socket_so_the_page_reconnects(
     await expect_closed(ben, consumers.CLOSE_INTERNAL_ERROR)
 
 
+async def test_events_that_come_while_the_page_connects_follow_its_hello(
+    sockets: SocketOpener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page joins its game's group before it gets its hello: a line sent in between waits,
+    and comes after the hello, as it did in Channels' own loop."""
+    table = await db(create_lobby)(TRIO)
+    release = asyncio.Event()
+    send_hello = consumers.GameConsumer._send_hello
+
+    async def held(self: consumers.GameConsumer, *args: Any, **kwargs: Any) -> Any:
+        await release.wait()
+        return await send_hello(self, *args, **kwargs)
+
+    monkeypatch.setattr(consumers.GameConsumer, "_send_hello", held)
+    session = {"seats": {table.code: table.seats["Ben"].token}}
+    ben = await sockets.open(table.code, session)  # accepted; the hello is held
+    await asyncio.sleep(0.1)
+    await get_channel_layer().group_send(game_group(table.code), chat_event(table, "early"))
+    await asyncio.sleep(0.1)
+    release.set()
+    first, second = await receive_n(ben, 2)
+    assert first["type"] == "hello"
+    assert second["type"] == "chat" and second["text"] == "early"
+
+
+async def test_a_pushed_panel_carries_the_pages_token_escaped(sockets: SocketOpener) -> None:
+    """The token comes from a cookie, which a page does not fully control: in a panel rendered
+    for the whole table it is escaped, as {% csrf_token %} escapes it."""
+    table = await db(table_in)(Phase.NIGHT)
+    bad = 'x"><img src=x onerror=alert(1)>'
+    ben, _ = await sockets.seat(table, "Ben", phase=Phase.NIGHT, extra_cookies=f"; csrftoken={bad}")
+    await db(play_night)(table, {})
+    frame, _ = await receive_until(ben, is_status(Phase.DAY))
+    assert "<img" not in frame["panel_html"]
+    assert 'value="x&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"' in frame["panel_html"]
+
+
 async def test_a_socket_opened_in_the_lobby_still_refuses_quotes_in_the_day(
     sockets: SocketOpener,
 ) -> None:
