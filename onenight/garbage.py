@@ -14,6 +14,9 @@ finds next to nothing. So:
 - a full collection comes after 100 collections of the middle generation instead of 10, so
   about ten times more rarely; the young generations are collected as before (their pauses are
   short, and they free what most cycles there are).
+
+This is for CPython 3.13, which the project pins: 3.14's incremental collector ignores the
+oldest generation's threshold.
 """
 
 from __future__ import annotations
