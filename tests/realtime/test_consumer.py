@@ -896,6 +896,18 @@ async def test_the_pages_of_a_game_share_one_read_per_change(sockets: SocketOpen
         assert not any(f"/rejoin/{seat_tokens[n]}" in html for n in TRIO if n != name), name
 
 
+def chat_event(table: Table, text: str) -> dict[str, Any]:
+    """A chat line as the services broadcast it after commit, from Ann."""
+    return {
+        "type": "chat.message",
+        "id": 1,
+        "seat_id": table.seats["Ann"].pk,
+        "name": "Ann",
+        "text": text,
+        "sent_at": timezone.now().isoformat(),
+    }
+
+
 async def test_a_chat_line_reaches_a_page_while_the_database_thread_is_busy(
     sockets: SocketOpener,
 ) -> None:
@@ -905,33 +917,13 @@ async def test_a_chat_line_reaches_a_page_while_the_database_thread_is_busy(
     ben, _ = await sockets.seat(table, "Ben")
     busy = asyncio.create_task(database_sync_to_async(time.sleep)(1.0))
     await asyncio.sleep(0.1)  # the database thread is asleep now
-    line = {
-        "type": "chat.message",
-        "id": 1,
-        "seat_id": table.seats["Ann"].pk,
-        "name": "Ann",
-        "text": "hello",
-        "sent_at": timezone.now().isoformat(),
-    }
     started = time.monotonic()
-    await get_channel_layer().group_send(game_group(table.code), line)
+    await get_channel_layer().group_send(game_group(table.code), chat_event(table, "hello"))
     frame = await ben.receive_json_from(timeout=0.5)
     assert frame["type"] == "chat" and frame["text"] == "hello"
     assert time.monotonic() - started < 0.5
     assert not busy.done()
     await busy
-
-
-def chat_event(table: Table, text: str, line_id: int = 1) -> dict[str, Any]:
-    """A chat line as the services broadcast it after commit, from Ann."""
-    return {
-        "type": "chat.message",
-        "id": line_id,
-        "seat_id": table.seats["Ann"].pk,
-        "name": "Ann",
-        "text": text,
-        "sent_at": timezone.now().isoformat(),
-    }
 
 
 async def test_a_page_gets_other_lines_while_its_own_line_is_being_stored(
