@@ -386,7 +386,8 @@ class Bot:
         self, kind: str, action: str, data: dict[str, Any], *, refused_ok: bool
     ) -> str | None:
         """The form as game.js sends it while the socket is live: its path and fields in a
-        frame; the answer is a status frame marked "answer" that carries the panel."""
+        frame; the answer is a status frame marked "answer" that carries the panel, or only
+        the card the form changed while the game stays in its phase."""
         kind = f"{kind} form"
         if self.ws is None:
             self.h.http.error(f"{kind}: no socket", self.game.code)
@@ -505,7 +506,8 @@ class Bot:
                     panel = message.get("panel_html")
                     answer = self.form_answer
                     if message.get("answer") and answer is not None and not answer.done():
-                        answer.set_result(panel or "")
+                        # The panel, or the one card the form changed (game.js swaps it in).
+                        answer.set_result(panel or message.get("part_html") or "")
                     if panel and message.get("phase") in PHASES:
                         self.panels[message["phase"]] = panel
                         self.panel_at.setdefault(message["phase"], t)

@@ -34,10 +34,12 @@ from games.models import ChatMessage, Game, Phase, Seat
 from games.prepared import GAME_BY_ID
 from games.selectors import (
     CHAT_HISTORY,
+    FORM_CARDS,
     SeatView,
     StatusView,
     TableRead,
     TableStatus,
+    card_view,
     read_table,
     seat_view,
     status_view,
@@ -153,13 +155,18 @@ def _panel_frame(
     site_root: str,
     error: str | None = None,
     runs_cache: dict[str, frozenset[tuple[str, ...]]] | None = None,
+    reveal_cards: dict[str, str] | None = None,
 ) -> dict[str, Any] | None:
     """The seat's whole panel (role message, forms, report...), for a page that shows another
     phase, or that sent a form: the page swaps it in instead of reloading. `seat_view` builds
     it for this seat only; None if the seat is not at the table.
 
     A day panel shows the seat all its private texts: their word runs go into `runs_cache`,
-    where the quoting check of the seat's chat lines finds them (services.chat_post)."""
+    where the quoting check of the seat's chat lines finds them (services.chat_post).
+
+    `reveal_cards`: shared by the panels of one table read, so that the reveal card, the same
+    for every seat (`selectors.Reveal` is the table's, told from nobody's point of view), is
+    rendered once for the table instead of once per seat."""
     me = next((s for s in table.seats if s.pk == seat_id), None)
     if me is None:
         return None
@@ -167,6 +174,10 @@ def _panel_frame(
     if runs_cache is not None and view.phase == Phase.DAY and view.role is not None:
         runs_cache.setdefault(Phase.DAY, services.private_word_runs(view.role, view.night_report))
     context = {"view": view, "Phase": Phase, "csrf_token": csrf_token, "site_root": site_root}
+    if reveal_cards is not None and view.phase == Phase.REVEAL and view.reveal is not None:
+        if "reveal" not in reveal_cards:
+            reveal_cards["reveal"] = render_to_string("games/game.html#reveal_card", {"view": view})
+        context["reveal_html"] = reveal_cards["reveal"]
     html = render_to_string("games/game.html#panel", {**context, "error": error})
     return _frame(view, panel_html=html)
 
@@ -211,9 +222,10 @@ def _read_phase_change(game_id: int, site_root: str) -> PhaseChange | None:
         return None
     table = read_table(status.table.game)
     panels: dict[int, tuple[dict[str, Any], frozenset[tuple[str, ...]] | None]] = {}
+    reveal_cards: dict[str, str] = {}
     for seat in table.seats:
         runs: dict[str, frozenset[tuple[str, ...]]] = {}
-        frame = _panel_frame(table, seat.pk, _CSRF_STAND_IN, site_root, None, runs)
+        frame = _panel_frame(table, seat.pk, _CSRF_STAND_IN, site_root, None, runs, reveal_cards)
         if frame is not None:
             panels[seat.pk] = (frame, runs.get(Phase.DAY))
     return PhaseChange(status, panels)
@@ -278,23 +290,47 @@ def _answer_form(
     site_root: str,
     runs_cache: dict[str, frozenset[tuple[str, ...]]] | None = None,
 ) -> dict[str, Any] | None:
-    """Run a form for `seat` through the same handler as its POST view, then build the seat's
-    panel as the view's htmx answer would be: the new state, or the old one with the error.
+    """Run a form for `seat` through the same handler as its POST view, then answer as the
+    view's htmx answer would: the seat's panel in its new state, or in the old one with the
+    error. A form taken while the game stays in its phase changes one card of the panel (the
+    night action, "ready", the vote): the answer then carries only that card (`_card_answer`).
     None: the seat is no longer at its table."""
     # A passed deadline moves the game on first, as a POST's page load does (views), so a
     # form sent after it is refused as the POST would be.
-    if _current_game(seat.game_id) is None:
+    game = _current_game(seat.game_id)
+    if game is None:
         return None
     error = None
     try:
         seat_forms.BY_URL_NAME[form.name](form.fields, seat, **form.arguments)
     except services.ServiceError as refused:
         error = str(refused)
+    if error is None and form.name in FORM_CARDS:
+        answer = _card_answer(seat, form.name, game.phase, csrf_token)
+        if answer is not None:
+            return answer
     table = _read_table(seat.game_id)
     if table is None:
         return None
     frame = _panel_frame(table, seat.pk, csrf_token, site_root, error, runs_cache)
     return None if frame is None else {**frame, "answer": True}
+
+
+def _card_answer(seat: Seat, form_name: str, phase: str, csrf_token: str) -> dict[str, Any] | None:
+    """The answer to a form that `seat` sent in `phase` and that was taken: the one card it
+    changed ("part_html", swapped by the page for the element with the id "part"), while the
+    game is still in that phase. None when the whole panel is needed: the form moved the game
+    on (its answer is the new phase's panel), or the card needs the whole view."""
+    game = GAME_BY_ID.one(seat.game_id)
+    if game is None or game.phase != phase:
+        return None
+    view = card_view(game, seat, form_name)
+    if view is None:
+        return None
+    card, element_id = FORM_CARDS[form_name]
+    context = {"view": view, "Phase": Phase, "csrf_token": csrf_token}
+    html = render_to_string(f"games/game.html#{card}", context)
+    return {**_frame(view, part_html=html), "part": element_id, "answer": True}
 
 
 def _seated(status: PublicStatus, seat_id: int) -> bool:
@@ -642,7 +678,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             if answer is None:
                 await self.close(code=CLOSE_NOT_SEATED)
                 return
-            self._shown(answer["phase"])
+            if "panel_html" in answer:  # a card alone does not change what the page shows
+                self._shown(answer["phase"])
             await self.send_json(answer)
 
     def _post(self, text: object) -> None:

@@ -23,6 +23,8 @@ def words(text: str) -> list[str]:
     Compatibility forms are folded (full-width letters, ligatures) and invisible format
     characters (soft hyphens, zero-width joiners) removed first, so they cannot split a word.
     """
+    if text.isascii():  # NFKC leaves ASCII as it is, and no ASCII character is a format one
+        return _WORD.findall(text.lower())
     folded = unicodedata.normalize("NFKC", text)
     visible = "".join(c for c in folded if unicodedata.category(c) != "Cf")
     return _WORD.findall(visible.casefold())

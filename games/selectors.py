@@ -8,6 +8,7 @@ At the reveal everything becomes public.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import combinations
@@ -19,9 +20,12 @@ from games.engine import CENTRE_POSITIONS, Role, Ruleset
 from games.engine.messages import RoleMessage, night_report, role_message
 from games.models import CentreCard, ChatMessage, Game, NightAction, Phase, Seat, Vote
 from games.prepared import (
+    ACTION_OF_SEAT,
     ACTIONS_OF_GAME,
     CENTRE_OF_GAME,
+    SEAT_AT_GAME,
     SEATS_OF_GAME,
+    VOTE_OF_SEAT,
     VOTES_OF_GAME,
     of_game,
 )
@@ -341,6 +345,16 @@ class TableRead:
     actions: tuple[NightAction, ...] = ()
     votes: tuple[Vote, ...] = ()
     next_game_code: str | None = None
+    # The night as the engine resolves it from these rows: the same for every seat's view, so
+    # the views of one read (a phase change renders all of a table's) resolve it once.
+    _night: list[engine.NightResult] = field(default_factory=list, compare=False, repr=False)
+
+    def night(self, deal: engine.Deal, actions: Mapping[str, Sequence[str]]) -> engine.NightResult:
+        """`engine.resolve_night(deal, actions)`, resolved once per read; `deal` and `actions`
+        must be those of this read's rows (as `seat_view` builds them)."""
+        if not self._night:
+            self._night.append(engine.resolve_night(deal, actions))
+        return self._night[0]
 
 
 def read_table(game: Game) -> TableRead:
@@ -408,7 +422,7 @@ def seat_view(
         view["action_sent"] = sent
     elif game.phase != Phase.CANCELLED or me.final_role:
         names = {s.pk: s.name for s in seats}
-        night = engine.resolve_night(deal, {names[a.seat_id]: a.targets for a in actions})
+        night = table.night(deal, {names[a.seat_id]: a.targets for a in actions})
         view["night_report"] = night_report(night, me.name)
         view["action_sent"] = True
 
@@ -432,6 +446,44 @@ def seat_view(
         if game.phase == Phase.REVEAL and night is not None and game.result:
             view["reveal"] = _reveal(game, seats, centre, night, votes)
             view["next_game_code"] = table.next_game_code
+    return SeatView(**view)  # type: ignore[arg-type]
+
+
+# The cards of the panel that a form changes on its own, by the URL name of the form: while the
+# game stays in its phase, the answer to that form needs no more than the card (its partial in
+# games/game.html, and the element id the page swaps).
+FORM_CARDS: dict[str, tuple[str, str]] = {
+    "night_action": ("night_action_card", "night-action"),
+    "ready": ("day_card", "day-ready"),
+    "vote": ("voting_card", "voting"),
+}
+
+
+def card_view(game: Game, seat: Seat, form: str) -> SeatView | None:
+    """What the card of `form` (a key of FORM_CARDS) shows `seat` once its form was taken, the
+    game still in the form's phase: a SeatView with only the fields that card reads, from two
+    small reads instead of the whole table. None when the card needs the whole view: the
+    Doppelganger's copy was taken, and the card now asks for the copied role's action."""
+    view: dict[str, object] = {"game": game, "me": seat, "players": (), "now": timezone.now()}
+    if form == "night_action":
+        action = ACTION_OF_SEAT.one(seat.pk)
+        if action is None or not action.complete:
+            return None
+        view["action_sent"] = True
+    elif form == "ready":
+        fresh = SEAT_AT_GAME.one(seat.pk, game.pk)
+        if fresh is None:
+            return None
+        view["me"] = fresh
+    elif form == "vote":
+        vote = VOTE_OF_SEAT.one(seat.pk)
+        if vote is None:
+            return None
+        target = SEAT_AT_GAME.one(vote.target_id, game.pk) if vote.target_id else None
+        view["has_voted"] = True
+        view["my_vote"] = None if target is None else target.name
+    else:
+        return None
     return SeatView(**view)  # type: ignore[arg-type]
 
 

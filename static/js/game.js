@@ -193,6 +193,22 @@
     panelChanged();
   }
 
+  // Replace one card of the panel (the answer to a form that changed only that card). A card
+  // the panel no longer has was overtaken: the game moved on and its new panel came first.
+  function swapPart(id, html) {
+    const panel = document.getElementById("panel");
+    const old = panel && id ? document.getElementById(id) : null;
+    if (!old || !panel.contains(old)) return;
+    // The form was taken: an error shown for an earlier try no longer holds.
+    panel.querySelectorAll(':scope > .error[role="alert"]').forEach(function (el) {
+      el.remove();
+    });
+    old.outerHTML = html;
+    const fresh = document.getElementById(id);
+    if (fresh && window.htmx) window.htmx.process(fresh);
+    tick();
+  }
+
   // Bring the page around the panel (its phase, the header, the chat box) up to the phase of
   // the panel now shown, whether it came over the socket or as the answer to a form.
   function panelChanged() {
@@ -216,6 +232,10 @@
     // A frame built before the page's newest one can arrive after it: it has nothing to add.
     if (isOlderPhase(msg.phase, root.dataset.phase)) return true;
     setChatOpen(msg.chat_open);
+    if (msg.part_html) {
+      swapPart(msg.part, msg.part_html);
+      return true;
+    }
     if (msg.panel_html) {
       swapPanel(msg.panel_html);
       return true;

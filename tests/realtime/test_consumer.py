@@ -1085,3 +1085,30 @@ def test_a_flooding_socket_loses_its_place_at_the_head_of_the_queue() -> None:
     consumer._urgent_posts = deque()
     firsts = [consumer._may_jump_the_queue() for _ in range(services.CHAT_BURST + 2)]
     assert firsts == [True] * services.CHAT_BURST + [False, False]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_reveal_card_is_rendered_once_for_the_table_and_reads_the_same_in_every_panel() -> None:
+    """After the last vote every seat's panel shows the same reveal card: it is rendered once
+    for the whole table, and each panel reads exactly as the seat's panel rendered alone."""
+    table = play_to(Phase.REVEAL, THREE)
+    rendered: list[str] = []
+    real_render = consumers.render_to_string
+
+    def counted(name: str, context: Any = None, *args: Any, **kwargs: Any) -> str:
+        rendered.append(name)
+        return real_render(name, context, *args, **kwargs)
+
+    with mock.patch.object(consumers, "render_to_string", counted):
+        change = consumers._read_phase_change(table.game.pk, "http://testserver")
+    assert change is not None and set(change.panels) == {s.pk for s in table.seats.values()}
+    assert rendered.count("games/game.html#reveal_card") == 1
+    assert rendered.count("games/game.html#panel") == len(TRIO)
+    read = consumers._read_table(table.game.pk)
+    for name in TRIO:
+        seat_id = table.seats[name].pk
+        shared = change.panel_for(seat_id, "token-of-" + name, {})
+        alone = consumers._panel_frame(read, seat_id, "token-of-" + name, "http://testserver")
+        assert shared is not None and alone is not None
+        assert 'id="reveal"' in shared["panel_html"]
+        assert shared["panel_html"] == alone["panel_html"], name

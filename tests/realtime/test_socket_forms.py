@@ -2,9 +2,12 @@
 
 With a live socket, game.js sends a panel form as {"type": "form", "path", "fields"} instead of
 an htmx POST. The consumer runs it through the same handler as the POST view
-(games/seat_forms.py) and answers with the seat's new panel in a "status" frame marked
-"answer", or the panel with the service's error, exactly as the view's htmx answer. A frame
-that is not one of this game's seat forms gets a "form-error" and changes nothing.
+(games/seat_forms.py) and answers in a "status" frame marked "answer": with the seat's new
+panel, or the panel with the service's error, exactly as the view's htmx answer; or, for a
+night action, "ready" or a vote taken while the game stays in its phase, with the one card of
+the panel that the form changed ("part_html", for the element "part"), as it reads in the
+whole panel. A frame that is not one of this game's seat forms gets a "form-error" and changes
+nothing.
 """
 
 from __future__ import annotations
@@ -20,7 +23,15 @@ from django.utils import timezone
 
 from games import consumers, services
 from games.models import Game, NightAction, Phase, Seat, Vote
-from tests.factories import THREE, Table, create_lobby, play_to, start_with_deal
+from tests.factories import (
+    OFFICIAL_FIVE,
+    THREE,
+    Table,
+    create_lobby,
+    deal_game,
+    play_to,
+    start_with_deal,
+)
 from tests.realtime.helpers import (
     WAIT,
     Frame,
@@ -37,6 +48,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 db = database_sync_to_async
 TRIO = ("Ann", "Ben", "Cat")
 CSRF = {"csrfmiddlewaretoken": ["sent-along-as-the-page-does"]}
+# The page's CSRF cookie: the token a card or panel sent over the socket carries.
+TOKEN_COOKIE = "; csrftoken=the-page-cookie-token"
 
 
 async def send_form(
@@ -66,15 +79,34 @@ async def night_table() -> Table:
     return await db(start_with_deal)(table, THREE)
 
 
-async def test_a_night_action_over_the_socket_is_stored_and_answered_with_the_panel(
+def whole_panel(table: Table, name: str, csrf_token: str) -> str:
+    """Seat `name`'s whole panel as it stands, rendered as a push renders it."""
+    frame = consumers._panel_frame(
+        consumers._read_table(table.game.pk), table.seats[name].pk, csrf_token, ""
+    )
+    assert frame is not None
+    return str(frame["panel_html"])
+
+
+def assert_card_of_panel(answer: Frame, table: Table, name: str, element_id: str) -> None:
+    """`answer` carries only the card `element_id`, exactly as the seat's whole panel now
+    shows it (same markup, same form token)."""
+    assert answer["type"] == "status" and answer["answer"] is True, answer
+    assert "panel_html" not in answer and answer["part"] == element_id, answer
+    card = answer["part_html"].strip()
+    assert card.startswith(f'<div class="card" id="{element_id}">'), card
+    assert 'role="alert"' not in card
+    assert card in whole_panel(table, name, TOKEN_COOKIE.rsplit("=", 1)[1])
+
+
+async def test_a_night_action_over_the_socket_is_stored_and_answered_with_its_card(
     sockets: SocketOpener,
 ) -> None:
     table = await night_table()
-    ben, _ = await sockets.seat(table, "Ben")
+    ben, _ = await sockets.seat(table, "Ben", extra_cookies=TOKEN_COOKIE)
     answer = await send_form(ben, f"/g/{table.code}/action", {"targets": ["Ann"]})
-    assert answer["type"] == "status" and answer["phase"] == Phase.NIGHT
-    assert "Your action is in" in answer["panel_html"]
-    assert 'role="alert"' not in answer["panel_html"]
+    assert answer["phase"] == Phase.NIGHT and "Your action is in" in answer["part_html"]
+    await db(assert_card_of_panel)(answer, table, "Ben", "night-action")
     stored = await db(lambda: list(NightAction.objects.filter(seat=table.seats["Ben"])))()
     assert [a.targets for a in stored] == [["Ann"]]
 
@@ -169,18 +201,32 @@ async def test_a_frame_that_is_not_this_games_seat_form_is_refused_and_changes_n
 async def test_the_day_and_the_vote_over_the_socket(sockets: SocketOpener) -> None:
     """Everyone ready moves the game to the vote; the votes bring the reveal."""
     table = await db(play_to)(Phase.DAY, THREE)
-    comms = {name: (await sockets.seat(table, name))[0] for name in TRIO}
-    for name in TRIO:
+    comms = {
+        name: (await sockets.seat(table, name, extra_cookies=TOKEN_COOKIE))[0] for name in TRIO
+    }
+    for name in TRIO[:2]:  # the day goes on: each answer is the seat's "ready" card
         answer = await send_form(comms[name], f"/g/{table.code}/ready")
-        assert answer["answer"] is True and 'role="alert"' not in answer["panel_html"]
-    assert answer["phase"] == Phase.VOTING
+        assert answer["phase"] == Phase.DAY and "not ready after all" in answer["part_html"]
+        await db(assert_card_of_panel)(answer, table, name, "day-ready")
+    # Ann changes her mind, and her card says so.
+    answer = await send_form(comms["Ann"], f"/g/{table.code}/ready", {"ready": ["no"]})
+    assert "ready to vote</button>" in answer["part_html"]
+    await db(assert_card_of_panel)(answer, table, "Ann", "day-ready")
+    for name in ("Ann", "Cat"):
+        answer = await send_form(comms[name], f"/g/{table.code}/ready")
+    # The last "ready" moved the game on: its answer is the whole voting panel.
+    assert answer["phase"] == Phase.VOTING and 'id="voting"' in answer["panel_html"]
+    assert 'role="alert"' not in answer["panel_html"]
     votes = {"Ann": "Ben", "Ben": "Cat", "Cat": "Ben"}
     for voter, target in votes.items():
         answer = await send_form(
             comms[voter], f"/g/{table.code}/vote", {"target": [str(table.seats[target].pk)]}
         )
-        assert 'role="alert"' not in answer["panel_html"], visible_text(answer["panel_html"])
+        if voter != "Cat":
+            assert f"You voted for <strong>{target}</strong>" in answer["part_html"]
+            await db(assert_card_of_panel)(answer, table, voter, "voting")
     assert answer["phase"] == Phase.REVEAL and 'id="reveal"' in answer["panel_html"]
+    assert 'role="alert"' not in answer["panel_html"]
     stored = await db(state)(table.game.pk)
     assert stored["phase"] == Phase.REVEAL and len(stored["votes"]) == 3
 
@@ -292,3 +338,19 @@ async def test_a_sync_can_ask_for_the_panel(sockets: SocketOpener) -> None:
     await ben.send_json_to({"type": "sync", "after": 0})
     hello, _ = await receive_until(ben, lambda f: f["type"] == "hello")
     assert "panel_html" not in hello
+
+
+async def test_the_doppelgangers_copy_is_answered_with_the_whole_panel_then_its_card(
+    sockets: SocketOpener,
+) -> None:
+    """The copy changes what the night card asks (the copied role's action), so its answer is
+    the whole panel; the action that follows is answered with its card alone."""
+    table = await db(deal_game)("official", **OFFICIAL_FIVE)
+    ann, _ = await sockets.seat(table, "Ann", extra_cookies=TOKEN_COOKIE)
+    copy = await send_form(ann, f"/g/{table.code}/action", {"step": ["copy"], "targets": ["Ben"]})
+    assert copy["phase"] == Phase.NIGHT and "part" not in copy
+    assert "You copied the card of a" in visible_text(copy["panel_html"])
+    assert 'role="alert"' not in copy["panel_html"]
+    action = await send_form(ann, f"/g/{table.code}/action", {"targets": ["Cat"]})
+    assert "Your action is in" in action["part_html"]
+    await db(assert_card_of_panel)(action, table, "Ann", "night-action")

@@ -749,18 +749,20 @@ SOCKET_FUZZ = settings(
 def check_form_answer(
     reply: dict[str, Any], frame: str, diff: list[str], table: Table, phase: str
 ) -> None:
-    """A form frame gets its panel back (with the error if refused: then nothing changed) or a
-    form-error (nothing changed); what it shows is escaped, and an accepted form changed only
-    Ben's own rows, in the phase the table was in."""
+    """A form frame gets its panel back (with the error if refused: then nothing changed), or
+    only the card it changed, or a form-error (nothing changed); what it shows is escaped, and
+    an accepted form changed only Ben's own rows, in the phase the table was in."""
     assert reply["type"] in ("status", "form-error"), reply
     if reply["type"] == "form-error":
         assert isinstance(reply["message"], str) and reply["message"].strip()
         assert not diff, (frame[:200], reply, diff)
         return
     assert reply["answer"] is True and reply["phase"] == phase, reply
-    assert_escaped(reply["panel_html"], f"form answer to {frame[:80]}", expect_escaped=False)
-    if 'role="alert"' in reply["panel_html"]:
-        assert not diff, (frame[:200], diff)
+    # The whole panel, or only the card an accepted form changed (never with an error).
+    markup = reply["panel_html"] if "panel_html" in reply else reply["part_html"]
+    assert_escaped(markup, f"form answer to {frame[:80]}", expect_escaped=False)
+    if 'role="alert"' in markup:
+        assert "panel_html" in reply and not diff, (frame[:200], diff)
     else:
         only_bens_own_changes(diff, table)
 
