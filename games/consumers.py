@@ -678,8 +678,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             if answer is None:
                 await self.close(code=CLOSE_NOT_SEATED)
                 return
-            if "panel_html" in answer:  # a card alone does not change what the page shows
-                self._shown(answer["phase"])
+            self._shown(answer["phase"])
             await self.send_json(answer)
 
     def _post(self, text: object) -> None:

@@ -273,9 +273,10 @@
 
   // --- Game forms over the socket --------------------------------------------------------
   // With a live socket, a panel form htmx is about to POST goes over the socket instead: the
-  // same fields to the same handler on the server, answered with the new panel (a "status"
-  // frame marked "answer"), without an HTTP round trip. Offline, htmx POSTs as usual, and
-  // without JavaScript the forms post and redirect.
+  // same fields to the same handler on the server, answered (a "status" frame marked
+  // "answer") with the new panel, or only the card the form changed while the game stays in
+  // its phase, without an HTTP round trip. Offline, htmx POSTs as usual, and without
+  // JavaScript the forms post and redirect.
   function sendFormOverSocket(event) {
     const detail = event.detail;
     const live = socket && socket.readyState === WebSocket.OPEN;
