@@ -19,6 +19,7 @@ from games import engine
 from games.engine import CENTRE_POSITIONS, Role, Ruleset
 from games.engine.messages import RoleMessage, night_report, role_message
 from games.models import CentreCard, ChatMessage, Game, NightAction, Phase, Seat, Vote
+from games.paths import GamePaths, game_paths
 from games.prepared import (
     ACTION_OF_SEAT,
     ACTIONS_OF_GAME,
@@ -141,6 +142,10 @@ class SeatView:
     @property
     def phase(self) -> str:
         return self.game.phase
+
+    @property
+    def paths(self) -> GamePaths:
+        return game_paths(self.game.code)
 
     @property
     def is_host(self) -> bool:
@@ -308,6 +313,10 @@ class StatusView:
     @property
     def phase(self) -> str:
         return self.table.game.phase
+
+    @property
+    def paths(self) -> GamePaths:
+        return game_paths(self.table.game.code)
 
     @property
     def players(self) -> tuple[PlayerRow, ...]:

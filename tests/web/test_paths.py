@@ -1,0 +1,35 @@
+"""The paths a game's templates read from `view.paths` (games/paths.py), reversed once per game."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import fields
+
+import pytest
+from django.urls import clear_script_prefix, reverse, set_script_prefix
+
+from games.paths import GamePaths, game_paths
+
+
+def test_every_path_is_the_reversed_url_of_its_name() -> None:
+    paths = game_paths("ABCD")
+    for name in (f.name for f in fields(GamePaths)):
+        assert getattr(paths, name) == reverse(name, args=["ABCD"]), name
+
+
+def test_paths_are_kept_per_game() -> None:
+    assert game_paths("ABCD") is game_paths("ABCD")
+    assert game_paths("ABCD") != game_paths("WXYZ")
+    assert game_paths("WXYZ").ready == reverse("ready", args=["WXYZ"])
+
+
+@pytest.fixture
+def mounted_under_app() -> Iterator[None]:
+    set_script_prefix("/app/")
+    yield
+    clear_script_prefix()
+
+
+def test_a_server_under_another_prefix_gets_its_own_paths(mounted_under_app: None) -> None:
+    assert game_paths("ABCD").vote == "/app/g/ABCD/vote"
+    assert game_paths("ABCD").vote == reverse("vote", args=["ABCD"])
