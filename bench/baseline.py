@@ -8,6 +8,9 @@
   the floor of the HTTP pages. (Each phase's new panel comes over the websocket.)
 - Websockets: K rooms of P sockets on /ws/bench/<room>/ (a consumer that relays every frame to
   the room through the channel layer), each socket sending on the bots' chat schedule.
+- The lobby (`replay_lobby`): every page a bot loads and every form it posts there, as
+  GET /bench/ping from its own client on the lobby's schedule and under its limit of players
+  joining at once, the floor of the lobby's pages under the lobby's own bursts.
 """
 
 from __future__ import annotations
@@ -26,6 +29,10 @@ from bench.bots import CHAT_LINES, ChatTracker, Harness, Recorder, Target, open_
 # HTTP requests a bot sends from the start of its game to the reveal: action, ready, vote (and
 # the host's start).
 REQUESTS_PER_PLAYER = 3
+# HTTP requests a bot sends in the lobby, one after the other: the host's home page, create
+# form and lobby page; another player's join page, join form and lobby page (bench/bots.py).
+LOBBY_REQUESTS_PER_PLAYER = 3
+LOBBY_FLOOR = "ping, lobby replay"
 
 
 class EchoSocket:
@@ -217,3 +224,45 @@ class Baseline:
 
     async def close(self) -> None:
         await asyncio.gather(*(s.close() for s in self.sockets), return_exceptions=True)
+
+
+async def replay_lobby(
+    h: Harness,
+    clients: list[httpx.AsyncClient],
+    start_times: list[float],
+    concurrency: int,
+    recorder: Recorder,
+) -> None:
+    """The lobby's floor, played as the lobby was (bench/load.py, step 1): game g's host sends
+    its requests from `start_times[g]` on, the game's other players theirs once the host is
+    done, each after a random pause of up to a second, at most `concurrency` players at once;
+    every request a GET /bench/ping from player i's own client `clients[i]`, recorded as
+    LOBBY_FLOOR. The pages of the lobby are compared with this, not with pings sent at a
+    steady rate, because the lobby's own bursts make even the minimal view wait in line."""
+    gate = asyncio.Semaphore(concurrency)
+    players = h.cfg.players
+
+    async def requests(client: httpx.AsyncClient) -> None:
+        async with gate:
+            for _ in range(LOBBY_REQUESTS_PER_PLAYER):
+                started = h.now()
+                try:
+                    response = await client.get("/bench/ping")
+                except httpx.HTTPError as error:
+                    recorder.error(f"lobby ping: {type(error).__name__}", repr(error))
+                    continue
+                recorder.latency(LOBBY_FLOOR, (h.now() - started) * 1000)
+                if response.status_code != 200:
+                    recorder.error(f"lobby ping: HTTP {response.status_code}")
+
+    async def table(g: int) -> None:
+        await asyncio.sleep(max(0.0, start_times[g] - h.now()))
+        await requests(clients[g * players])
+
+        async def joiner(i: int) -> None:
+            await asyncio.sleep(h.rng.uniform(0.0, 1.0))
+            await requests(clients[i])
+
+        await asyncio.gather(*(joiner(g * players + s) for s in range(1, players)))
+
+    await asyncio.gather(*(table(g) for g in range(len(start_times))))

@@ -9,6 +9,7 @@ SQLite and the in-memory channel layer) is started on a migrated copy of an empt
 pinned to CPU 0; this process (asyncio, httpx, websockets) runs on CPU 1. One step:
 
 1. lobby: the games are created and joined through the real pages, spread over --ramp seconds;
+   then the same requests again as GET /bench/ping on the same schedule, the lobby's floor;
 2. memory: every bot opens its websocket (the lobby page does); the server's RSS before and
    after, idle, divided by K*P is the memory per connected player;
 3. baseline: K rooms of P sockets on the relay consumer with the bots' chat schedule, and
@@ -53,7 +54,7 @@ import httpx  # noqa: E402
 
 from bench import profiling  # noqa: E402
 from bench import server as server_module  # noqa: E402
-from bench.baseline import Baseline  # noqa: E402
+from bench.baseline import LOBBY_FLOOR, Baseline, replay_lobby  # noqa: E402
 from bench.bots import (  # noqa: E402
     Bot,
     Config,
@@ -236,7 +237,23 @@ async def run_step(
     lobby_timeout = cfg.ramp + 4 * cfg.phase_timeout + 0.1 * len(bots)  # ~4 requests a bot
     lobby_results = await run_bots([lobby(b) for b in bots], lobby_timeout, h, "lobby")
     broken = {bots[i].game.index for i, r in enumerate(lobby_results) if r is not None}
-    lobby_report = {"duration_s": round(h.now() - t0, 2), "server_cpu": lobby_cpu.stop()}
+    lobby_report: dict[str, Any] = {
+        "duration_s": round(h.now() - t0, 2),
+        "server_cpu": lobby_cpu.stop(),
+    }
+
+    # 1b. The lobby's floor: the same requests as pings, on the same schedule and limit.
+    lobby_floor = Recorder()
+    t0 = h.now() + 0.5
+    await replay_lobby(
+        h,
+        [b.http for b in bots],
+        [t0 + game.index * cfg.ramp / games for game in tables],
+        lobby_concurrency,
+        lobby_floor,
+    )
+    lobby_report["floor"] = lobby_floor.summary().get(LOBBY_FLOOR)
+    lobby_report["floor_errors"] = lobby_floor.error_report()
 
     # 2. Memory per connected player: every bot's socket open and idle.
     playing = [b for b in bots if b.game.index not in broken]
@@ -324,17 +341,15 @@ async def run_step(
     durations = [max(g.done) - g.started for g in completed if g.started is not None]
     codes = {g.code for g in tables if g.code}
     timings = servers.timings(codes)
-    ping_p99 = base_report["http"].get("ping", {}).get("p99")
-    echo_p99 = base_report["http"].get("echo", {}).get("p99")
+    floors = {
+        "ping": base_report["http"].get("ping", {}).get("p99"),
+        "echo": base_report["http"].get("echo", {}).get("p99"),
+        LOBBY_FLOOR: (lobby_report["floor"] or {}).get("p99"),
+    }
     pages = h.http.summary()
     for kind, summary in pages.items():
-        # What came over the socket (forms sent on it, panels pushed) against the socket's
-        # floor when the forms went on it; HTTP requests against the minimal view.
-        over_socket = kind.endswith((" form", " panel push")) and echo_p99 is not None
-        summary["baseline"] = "echo" if over_socket else "ping"
-        summary["ratio_p99_to_baseline"] = ratio(
-            summary["p99"], echo_p99 if over_socket else ping_p99
-        )
+        summary["baseline"] = floor_of(kind, floors)
+        summary["ratio_p99_to_baseline"] = ratio(summary["p99"], floors[summary["baseline"]])
     chat = h.chat.summary()
     errors = h.http.error_report()
     probe_summary = probe_recorder.summary().get("ping during games", summarize([]))
@@ -383,6 +398,23 @@ async def run_step(
     return step
 
 
+# The requests of the lobby (bench/bots.py: create_game, join_game), compared with the lobby's
+# replay as pings.
+LOBBY_KINDS = frozenset({"home", "create", "join page", "join POST", "lobby"})
+
+
+def floor_of(kind: str, floors: dict[str, float | None]) -> str:
+    """Which floor request kind `kind` is compared with: the lobby's pages with the lobby's
+    replay; what came over the socket (forms sent on it, panels pushed) with the echo, when
+    the forms went on it; the other HTTP requests with the minimal view under the games'
+    replay."""
+    if kind in LOBBY_KINDS and floors.get(LOBBY_FLOOR) is not None:
+        return LOBBY_FLOOR
+    if kind.endswith((" form", " panel push")) and floors.get("echo") is not None:
+        return "echo"
+    return "ping"
+
+
 def _worst_page(step: dict[str, Any]) -> tuple[str | None, float | None]:
     worst: tuple[str | None, float | None] = (None, None)
     for kind, summary in step["games_phase"]["http"].items():
@@ -405,6 +437,7 @@ def evaluate(step: dict[str, Any]) -> dict[str, Any]:
         games["errors"]["count"]
         + step["baseline"]["errors"]["count"]
         + games["probe_errors"]["count"]
+        + step["lobby"].get("floor_errors", {}).get("count", 0)
     )
     lost = chat["lost"] + chat["duplicates"] + base_ws["lost"] + base_ws["duplicates"]
     per_conn = step["memory"]["per_connection_kib"]

@@ -66,6 +66,7 @@ def pages_table(run: dict[str, Any]) -> list[str]:
             )
         lines.append(f"| {kind} | " + " | ".join(cells) + " |")
     for label, get in (
+        ("ping, lobby replay", lambda s: s["lobby"].get("floor")),
         ("ping, baseline", lambda s: s["baseline"]["http"].get("ping")),
         ("echo, baseline", lambda s: s["baseline"]["http"].get("echo")),
         ("ping, during games", lambda s: s["games_phase"]["ping_during_games"]),

@@ -93,11 +93,18 @@ def test_the_report_has_every_section(result: dict) -> None:
     assert games["http"].keys() == PAGES | PUSHES | forms
     for summary in games["http"].values():
         assert {"count", "p50", "p99", "max", "ratio_p99_to_baseline"} <= summary.keys()
-    # Forms and pushes over the socket are held against the socket's floor (an echo), HTTP
-    # requests against the minimal view's (a ping).
+    # The lobby's pages are held against the lobby replayed as pings; forms and pushes over
+    # the socket against the socket's floor (an echo); other HTTP requests against the
+    # minimal view's (a ping) under the games' replay.
     over_socket = forms | PUSHES if result["_forms"] == "socket" else set()
     for kind, summary in games["http"].items():
-        assert summary["baseline"] == ("echo" if kind in over_socket else "ping"), kind
+        expected = (
+            "ping, lobby replay" if kind in PAGES else "echo" if kind in over_socket else "ping"
+        )
+        assert summary["baseline"] == expected, kind
+    # Every lobby request replayed: three for each of the 8 players.
+    assert step["lobby"]["floor"]["count"] == 2 * 4 * 3
+    assert step["lobby"]["floor_errors"]["count"] == 0
     assert step["baseline"]["http"]["ping"]["count"] > 0
     if result["_forms"] == "socket":
         # Every form of the two games replayed: the host's start, then 3 forms per player.
