@@ -156,6 +156,7 @@ def _panel_frame(
     error: str | None = None,
     runs_cache: dict[str, frozenset[tuple[str, ...]]] | None = None,
     reveal_cards: dict[str, str] | None = None,
+    status_html: str | None = None,
 ) -> dict[str, Any] | None:
     """The seat's whole panel (role message, forms, report...), for a page that shows another
     phase, or that sent a form: the page swaps it in instead of reloading. `seat_view` builds
@@ -166,14 +167,21 @@ def _panel_frame(
 
     `reveal_cards`: shared by the panels of one table read, so that the reveal card, the same
     for every seat (`selectors.Reveal` is the table's, told from nobody's point of view), is
-    rendered once for the table instead of once per seat."""
+    rendered once for the table instead of once per seat. `status_html`: the table's status
+    box, the same for every seat outside the lobby (`PublicStatus.html`), rendered once."""
     me = next((s for s in table.seats if s.pk == seat_id), None)
     if me is None:
         return None
     view = seat_view(me, table=table, with_chat=False)
     if runs_cache is not None and view.phase == Phase.DAY and view.role is not None:
         runs_cache.setdefault(Phase.DAY, services.private_word_runs(view.role, view.night_report))
-    context = {"view": view, "Phase": Phase, "csrf_token": csrf_token, "site_root": site_root}
+    context = {
+        "view": view,
+        "Phase": Phase,
+        "csrf_token": csrf_token,
+        "site_root": site_root,
+        "status_html": status_html,
+    }
     if reveal_cards is not None and view.phase == Phase.REVEAL and view.reveal is not None:
         if "reveal" not in reveal_cards:
             reveal_cards["reveal"] = render_to_string("games/game.html#reveal_card", {"view": view})
@@ -216,7 +224,8 @@ def _read_phase_change(game_id: int, site_root: str) -> PhaseChange | None:
     """Everything the pages of a game need after a phase change, in one turn on the worker
     thread: the status, the table and every seat's panel. Done as three turns per page (the
     status, the table, then the page's own panel), each waited for in the worker's queue, a
-    phase change reached the last page of a busy server seconds late (docs/benchmarks.md)."""
+    phase change reached the last page of a busy server seconds late (docs/benchmarks.md).
+    What reads the same for every seat, the status box and the reveal card, is rendered once."""
     status = _read_status(game_id)
     if status is None:
         return None
@@ -225,7 +234,9 @@ def _read_phase_change(game_id: int, site_root: str) -> PhaseChange | None:
     reveal_cards: dict[str, str] = {}
     for seat in table.seats:
         runs: dict[str, frozenset[tuple[str, ...]]] = {}
-        frame = _panel_frame(table, seat.pk, _CSRF_STAND_IN, site_root, None, runs, reveal_cards)
+        frame = _panel_frame(
+            table, seat.pk, _CSRF_STAND_IN, site_root, None, runs, reveal_cards, status.html
+        )
         if frame is not None:
             panels[seat.pk] = (frame, runs.get(Phase.DAY))
     return PhaseChange(status, panels)

@@ -24,6 +24,7 @@ from django.db.utils import OperationalError
 from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 
 from games import consumers, engine, services, worker
 from games.broadcast import game_group
@@ -1112,3 +1113,47 @@ def test_the_reveal_card_is_rendered_once_for_the_table_and_reads_the_same_in_ev
         assert shared is not None and alone is not None
         assert 'id="reveal"' in shared["panel_html"]
         assert shared["panel_html"] == alone["panel_html"], name
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("phase", [Phase.NIGHT, Phase.DAY, Phase.VOTING])
+def test_a_phase_change_renders_the_status_box_once_and_every_panel_reads_as_alone(
+    phase: str,
+) -> None:
+    """Outside the lobby the status box (clock and count) is the same for every seat: a phase
+    change renders it once, with the status read, and puts that one box in every seat's panel;
+    each panel reads exactly as the seat's panel rendered alone at the same moment."""
+    table = play_to(phase, THREE)
+    real_read_status = consumers._read_status
+
+    def marked(game_id: int) -> consumers.PublicStatus | None:
+        status = real_read_status(game_id)
+        assert status is not None and status.html is not None
+        return consumers.PublicStatus(
+            status.table, mark_safe(status.html + "<!-- the table's box -->")
+        )
+
+    with mock.patch.object(consumers, "_read_status", marked):
+        change = consumers._read_phase_change(table.game.pk, "http://testserver")
+    assert change is not None
+    for name in TRIO:
+        shared = change.panel_for(table.seats[name].pk, "token-of-" + name, {})
+        assert shared is not None
+        assert shared["panel_html"].count("<!-- the table's box -->") == 1, name
+
+    moment = timezone.now()
+    with mock.patch("django.utils.timezone.now", return_value=moment):
+        change = consumers._read_phase_change(table.game.pk, "http://testserver")
+        read = consumers._read_table(table.game.pk)
+        alone = {
+            name: consumers._panel_frame(
+                read, table.seats[name].pk, "token-of-" + name, "http://testserver"
+            )
+            for name in TRIO
+        }
+    assert change is not None
+    for name in TRIO:
+        shared = change.panel_for(table.seats[name].pk, "token-of-" + name, {})
+        assert shared is not None and alone[name] is not None
+        assert 'id="status"' in shared["panel_html"]
+        assert shared["panel_html"] == alone[name]["panel_html"], name
