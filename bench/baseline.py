@@ -35,6 +35,22 @@ LOBBY_REQUESTS_PER_PLAYER = 3
 LOBBY_FLOOR = "ping, lobby replay"
 
 
+async def timed_ping(
+    h: Harness, client: httpx.AsyncClient, recorder: Recorder, kind: str, label: str
+) -> None:
+    """GET /bench/ping (the minimal view): its latency recorded as `kind`, a failure as an
+    error named after `label`."""
+    started = h.now()
+    try:
+        response = await client.get("/bench/ping")
+    except httpx.HTTPError as error:
+        recorder.error(f"{label}: {type(error).__name__}", repr(error))
+        return
+    recorder.latency(kind, (h.now() - started) * 1000)
+    if response.status_code != 200:
+        recorder.error(f"{label}: HTTP {response.status_code}")
+
+
 class EchoSocket:
     """One socket of a baseline room."""
 
@@ -141,15 +157,7 @@ class Baseline:
         self.tasks.append(asyncio.create_task(coro))
 
     async def _ping(self, client: httpx.AsyncClient) -> None:
-        started = self.h.now()
-        try:
-            response = await client.get("/bench/ping")
-        except httpx.HTTPError as error:
-            self.http.error(f"ping: {type(error).__name__}", repr(error))
-            return
-        self.http.latency("ping", (self.h.now() - started) * 1000)
-        if response.status_code != 200:
-            self.http.error(f"ping: HTTP {response.status_code}")
+        await timed_ping(self.h, client, self.http, "ping", "ping")
 
     async def run(self, clients: list[httpx.AsyncClient]) -> None:
         """Play the games' timeline with the floor: every form a bot would send is an echo on
@@ -245,15 +253,7 @@ async def replay_lobby(
     async def requests(client: httpx.AsyncClient) -> None:
         async with gate:
             for _ in range(LOBBY_REQUESTS_PER_PLAYER):
-                started = h.now()
-                try:
-                    response = await client.get("/bench/ping")
-                except httpx.HTTPError as error:
-                    recorder.error(f"lobby ping: {type(error).__name__}", repr(error))
-                    continue
-                recorder.latency(LOBBY_FLOOR, (h.now() - started) * 1000)
-                if response.status_code != 200:
-                    recorder.error(f"lobby ping: HTTP {response.status_code}")
+                await timed_ping(h, client, recorder, LOBBY_FLOOR, "lobby ping")
 
     async def table(g: int) -> None:
         await asyncio.sleep(max(0.0, start_times[g] - h.now()))

@@ -54,7 +54,7 @@ import httpx  # noqa: E402
 
 from bench import profiling  # noqa: E402
 from bench import server as server_module  # noqa: E402
-from bench.baseline import LOBBY_FLOOR, Baseline, replay_lobby  # noqa: E402
+from bench.baseline import LOBBY_FLOOR, Baseline, replay_lobby, timed_ping  # noqa: E402
 from bench.bots import (  # noqa: E402
     Bot,
     Config,
@@ -126,15 +126,7 @@ async def _probe(
     tasks: list[asyncio.Task[None]] = []
 
     async def one(client: httpx.AsyncClient) -> None:
-        started = h.now()
-        try:
-            response = await client.get("/bench/ping")
-        except httpx.HTTPError as error:
-            recorder.error(f"probe: {type(error).__name__}", repr(error))
-            return
-        recorder.latency(kind, (h.now() - started) * 1000)
-        if response.status_code != 200:
-            recorder.error(f"probe: HTTP {response.status_code}")
+        await timed_ping(h, client, recorder, kind, "probe")
 
     try:
         i = 0
