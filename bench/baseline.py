@@ -5,12 +5,12 @@
   socket, answered straight back (when the bots send their forms over the socket, as game.js
   does), or as GET /bench/ping from the bot's own HTTP client (onenight/baseline.py: no database,
   no template) when they POST them. With socket forms, a light probe GETs /bench/ping meanwhile,
-  the floor of the HTTP pages. (Each phase's new panel comes over the websocket.)
+  the floor of any other HTTP request. (Each phase's new panel comes over the websocket.)
 - Websockets: K rooms of P sockets on /ws/bench/<room>/ (a consumer that relays every frame to
   the room through the channel layer), each socket sending on the bots' chat schedule.
 - The lobby (`replay_lobby`): every page a bot loads and every form it posts there, as
-  GET /bench/ping from its own client on the lobby's schedule and under its limit of players
-  joining at once, the floor of the lobby's pages under the lobby's own bursts.
+  GET /bench/ping on the lobby's schedule and under its limit of players joining at once, the
+  floor of the lobby's pages under the lobby's own bursts.
 """
 
 from __future__ import annotations
@@ -18,13 +18,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
+from collections.abc import Sequence
 from typing import Any
 
 import httpx
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-from bench.bots import CHAT_LINES, ChatTracker, Harness, Recorder, Target, open_socket
+from bench.bots import (
+    CHAT_LINES,
+    ChatTracker,
+    Harness,
+    Recorder,
+    Target,
+    new_client,
+    open_socket,
+)
 
 # HTTP requests a bot sends from the start of its game to the reveal: action, ready, vote (and
 # the host's start).
@@ -236,33 +246,42 @@ class Baseline:
 
 async def replay_lobby(
     h: Harness,
-    clients: list[httpx.AsyncClient],
-    start_times: list[float],
+    player_targets: Sequence[Target],
+    start_times: Sequence[float | None],
     concurrency: int,
     recorder: Recorder,
 ) -> None:
     """The lobby's floor, played as the lobby was (bench/load.py, step 1): game g's host sends
-    its requests from `start_times[g]` on, the game's other players theirs once the host is
-    done, each after a random pause of up to a second, at most `concurrency` players at once;
-    every request a GET /bench/ping from player i's own client `clients[i]`, recorded as
-    LOBBY_FLOOR. The pages of the lobby are compared with this, not with pings sent at a
-    steady rate, because the lobby's own bursts make even the minimal view wait in line."""
+    its requests from `start_times[g]` on (None: the game broke in the lobby, skipped), the
+    game's other players theirs once the host is done, each after a random pause of up to a
+    second, at most `concurrency` players at once. Every request is a GET /bench/ping, recorded
+    as LOBBY_FLOOR, from a new client for each player (`player_targets[i]` is player i's
+    server), so that its first request opens a connection as the bot's first page did.
+
+    The pages of the lobby are compared with this, not with pings sent at a steady rate,
+    because the lobby's own bursts make even the minimal view wait in line. The pauses come
+    from a random stream of their own, so the games' timings that follow stay as they were."""
     gate = asyncio.Semaphore(concurrency)
     players = h.cfg.players
+    rng = random.Random(f"{h.cfg.seed}-{h.label}-lobby-floor")
 
-    async def requests(client: httpx.AsyncClient) -> None:
-        async with gate:
+    async def requests(i: int) -> None:
+        async with gate, new_client(player_targets[i], h.cfg.http_timeout) as client:
             for _ in range(LOBBY_REQUESTS_PER_PLAYER):
                 await timed_ping(h, client, recorder, LOBBY_FLOOR, "lobby ping")
 
-    async def table(g: int) -> None:
-        await asyncio.sleep(max(0.0, start_times[g] - h.now()))
-        await requests(clients[g * players])
+    async def joiner(i: int, pause: float) -> None:
+        await asyncio.sleep(pause)
+        await requests(i)
 
-        async def joiner(i: int) -> None:
-            await asyncio.sleep(h.rng.uniform(0.0, 1.0))
-            await requests(clients[i])
+    async def table(g: int, start: float) -> None:
+        await asyncio.sleep(max(0.0, start - h.now()))
+        await requests(g * players)
+        pauses = [rng.uniform(0.0, 1.0) for _ in range(1, players)]
+        await asyncio.gather(
+            *(joiner(g * players + s, pause) for s, pause in enumerate(pauses, start=1))
+        )
 
-        await asyncio.gather(*(joiner(g * players + s) for s in range(1, players)))
-
-    await asyncio.gather(*(table(g) for g in range(len(start_times))))
+    await asyncio.gather(
+        *(table(g, start) for g, start in enumerate(start_times) if start is not None)
+    )

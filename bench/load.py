@@ -42,7 +42,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +92,9 @@ TARGET_PAGE_RATIO = 3.0
 TARGET_SERVER_MS = 20.0
 TARGET_KIB_PER_CONNECTION = 100.0
 PROBE_PER_SECOND = 5.0
+# The requests of the lobby (bench/bots.py: create_game, join_game), compared with the lobby's
+# replay as pings.
+LOBBY_KINDS = frozenset({"home", "create", "join page", "join POST", "lobby"})
 # The chat's rate limit (games/services.py CHAT_BURST, CHAT_WINDOW): lines per seat per window.
 CHAT_BURST = 5
 CHAT_WINDOW = 10.0
@@ -239,8 +242,8 @@ async def run_step(
     t0 = h.now() + 0.5
     await replay_lobby(
         h,
-        [b.http for b in bots],
-        [t0 + game.index * cfg.ramp / games for game in tables],
+        [b.target for b in bots],
+        [None if game.index in broken else t0 + game.index * cfg.ramp / games for game in tables],
         lobby_concurrency,
         lobby_floor,
     )
@@ -273,7 +276,7 @@ async def run_step(
     base_rss1 = await _median_rss(pids, samples=3)
     base_cpu = CpuWindow(pids).start()
     # With forms over the socket the replay sends no HTTP request: a light probe measures the
-    # floor of the pages (home, join, lobby) under the floor's load.
+    # floor of an HTTP request under the floor's load (the lobby's pages have their own, 1b).
     base_probe = None
     if cfg.forms == "socket":
         base_probe = asyncio.create_task(_probe(h, targets, base.http, kind="ping"))
@@ -390,12 +393,7 @@ async def run_step(
     return step
 
 
-# The requests of the lobby (bench/bots.py: create_game, join_game), compared with the lobby's
-# replay as pings.
-LOBBY_KINDS = frozenset({"home", "create", "join page", "join POST", "lobby"})
-
-
-def floor_of(kind: str, floors: dict[str, float | None]) -> str:
+def floor_of(kind: str, floors: Mapping[str, float | None]) -> str:
     """Which floor request kind `kind` is compared with: the lobby's pages with the lobby's
     replay; what came over the socket (forms sent on it, panels pushed) with the echo, when
     the forms went on it; the other HTTP requests with the minimal view under the games'

@@ -7,8 +7,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.baseline import LOBBY_FLOOR  # noqa: E402
 
 
 def _f(value: Any, digits: int = 1) -> str:
@@ -66,7 +73,7 @@ def pages_table(run: dict[str, Any]) -> list[str]:
             )
         lines.append(f"| {kind} | " + " | ".join(cells) + " |")
     for label, get in (
-        ("ping, lobby replay", lambda s: s["lobby"].get("floor")),
+        (LOBBY_FLOOR, lambda s: s["lobby"].get("floor")),
         ("ping, baseline", lambda s: s["baseline"]["http"].get("ping")),
         ("echo, baseline", lambda s: s["baseline"]["http"].get("echo")),
         ("ping, during games", lambda s: s["games_phase"]["ping_during_games"]),

@@ -225,7 +225,10 @@ def _read_phase_change(game_id: int, site_root: str) -> PhaseChange | None:
     thread: the status, the table and every seat's panel. Done as three turns per page (the
     status, the table, then the page's own panel), each waited for in the worker's queue, a
     phase change reached the last page of a busy server seconds late (docs/benchmarks.md).
-    What reads the same for every seat, the status box and the reveal card, is rendered once."""
+    What reads the same for every seat, the status box and the reveal card, is rendered once.
+    The status box comes from the status read, a moment before the table read of the panels:
+    a form taken in between can leave its count one behind, as in the status frames every
+    page gets; the next progress push brings it up to date."""
     status = _read_status(game_id)
     if status is None:
         return None

@@ -9,7 +9,7 @@ while the process runs, so they are reversed once and kept; templates read them 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 
 from django.urls import get_script_prefix, reverse
@@ -38,12 +38,12 @@ class GamePaths:
 
 def game_paths(code: str) -> GamePaths:
     """The paths of game `code`, under the script prefix of the request being served (part of
-    the key, so a server mounted under another prefix never gets another's paths)."""
+    the key, so a server mounted under another prefix never gets another's paths). The URL
+    conf is not part of the key: nothing here sets one per request (`request.urlconf`)."""
     return _paths(code, get_script_prefix())
 
 
 @lru_cache(maxsize=KEPT_GAMES)
 def _paths(code: str, script_prefix: str) -> GamePaths:
     # reverse() reads the same script prefix that is part of the key.
-    names = GamePaths.__dataclass_fields__
-    return GamePaths(**{name: reverse(name, args=[code]) for name in names})
+    return GamePaths(**{f.name: reverse(f.name, args=[code]) for f in fields(GamePaths)})
