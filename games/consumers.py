@@ -155,8 +155,7 @@ def _panel_frame(
     site_root: str,
     error: str | None = None,
     runs_cache: dict[str, frozenset[tuple[str, ...]]] | None = None,
-    reveal_cards: dict[str, str] | None = None,
-    status_html: str | None = None,
+    shared_parts: dict[str, str] | None = None,
 ) -> dict[str, Any] | None:
     """The seat's whole panel (role message, forms, report...), for a page that shows another
     phase, or that sent a form: the page swaps it in instead of reloading. `seat_view` builds
@@ -165,28 +164,25 @@ def _panel_frame(
     A day panel shows the seat all its private texts: their word runs go into `runs_cache`,
     where the quoting check of the seat's chat lines finds them (services.chat_post).
 
-    `reveal_cards`: shared by the panels of one table read, so that the reveal card, the same
-    for every seat (`selectors.Reveal` is the table's, told from nobody's point of view), is
-    rendered once for the table instead of once per seat. `status_html`: the table's status
-    box, the same for every seat outside the lobby (`PublicStatus.html`), rendered once."""
+    `shared_parts`: the parts of the panel that read the same for every seat, rendered once
+    for all the panels of one table read, by their name in the template's context: the status
+    box outside the lobby ("status_html", `PublicStatus.html`) and the reveal card
+    ("reveal_html", rendered by the first panel that shows it: `selectors.Reveal` is the
+    table's, told from nobody's point of view)."""
     me = next((s for s in table.seats if s.pk == seat_id), None)
     if me is None:
         return None
     view = seat_view(me, table=table, with_chat=False)
     if runs_cache is not None and view.phase == Phase.DAY and view.role is not None:
         runs_cache.setdefault(Phase.DAY, services.private_word_runs(view.role, view.night_report))
-    context = {
-        "view": view,
-        "Phase": Phase,
-        "csrf_token": csrf_token,
-        "site_root": site_root,
-        "status_html": status_html,
-    }
-    if reveal_cards is not None and view.phase == Phase.REVEAL and view.reveal is not None:
-        if "reveal" not in reveal_cards:
-            reveal_cards["reveal"] = render_to_string("games/game.html#reveal_card", {"view": view})
-        context["reveal_html"] = reveal_cards["reveal"]
-    html = render_to_string("games/game.html#panel", {**context, "error": error})
+    shows_reveal = view.phase == Phase.REVEAL and view.reveal is not None
+    if shared_parts is not None and shows_reveal and "reveal_html" not in shared_parts:
+        card = render_to_string("games/game.html#reveal_card", {"view": view})
+        shared_parts["reveal_html"] = card
+    context = {"view": view, "Phase": Phase, "csrf_token": csrf_token, "site_root": site_root}
+    html = render_to_string(
+        "games/game.html#panel", {**context, **(shared_parts or {}), "error": error}
+    )
     return _frame(view, panel_html=html)
 
 
@@ -234,12 +230,10 @@ def _read_phase_change(game_id: int, site_root: str) -> PhaseChange | None:
         return None
     table = read_table(status.table.game)
     panels: dict[int, tuple[dict[str, Any], frozenset[tuple[str, ...]] | None]] = {}
-    reveal_cards: dict[str, str] = {}
+    shared_parts = {} if status.html is None else {"status_html": status.html}
     for seat in table.seats:
         runs: dict[str, frozenset[tuple[str, ...]]] = {}
-        frame = _panel_frame(
-            table, seat.pk, _CSRF_STAND_IN, site_root, None, runs, reveal_cards, status.html
-        )
+        frame = _panel_frame(table, seat.pk, _CSRF_STAND_IN, site_root, None, runs, shared_parts)
         if frame is not None:
             panels[seat.pk] = (frame, runs.get(Phase.DAY))
     return PhaseChange(status, panels)
