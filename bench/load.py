@@ -205,6 +205,12 @@ async def run_step(
 
     # 1. Lobby: create and join, spread over the ramp.
     lobby_cpu = CpuWindow(pids).start()
+    lobby_profiler = None
+    if profile_dir is not None:
+        lobby_duration = int(cfg.ramp + 4 * cfg.phase_timeout + 0.1 * len(bots)) + 1
+        lobby_profiler = profiling.start(
+            pids[0], profile_dir / f"{label}-lobby.txt", lobby_duration
+        )
     t0 = h.now() + 0.2
     for game in tables:
         game.start_at = t0 + game.index * cfg.ramp / games
@@ -236,6 +242,8 @@ async def run_step(
         "duration_s": round(h.now() - t0, 2),
         "server_cpu": lobby_cpu.stop(),
     }
+    if lobby_profiler is not None:
+        lobby_report["profile"] = profiling.finish(lobby_profiler, now=True)
 
     # 1b. The lobby's floor: the same requests as pings, on the same schedule and limit.
     lobby_floor = Recorder()
@@ -738,7 +746,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--profile", action="store_true", help="py-spy the (first) server during each games phase"
+        "--profile",
+        action="store_true",
+        help="py-spy the (first) server during each lobby and games phase",
     )
     parser.add_argument("--keep", action="store_true", help="keep the work dir (server logs)")
     parser.add_argument(

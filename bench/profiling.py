@@ -1,4 +1,4 @@
-"""Optional: sample the server with py-spy while the games run (`bench/load.py --profile`).
+"""Optional: sample the server with py-spy while the lobby fills and the games run (`--profile`).
 
 py-spy (not a dependency of the project: `pip install py-spy`) records collapsed stacks of the
 running daphne without stopping it (--nonblocking), sampling only the thread that holds the GIL
@@ -13,6 +13,7 @@ time (the leaf frame) and including callees.
 from __future__ import annotations
 
 import shutil
+import signal
 import subprocess
 import sys
 from collections import Counter
@@ -66,7 +67,11 @@ def start(pid: int, output: Path, duration: int, rate: int = 200) -> Profiler | 
     return Profiler(process, output)
 
 
-def finish(profiler: Profiler, timeout: float = 60.0) -> dict[str, Any]:
+def finish(profiler: Profiler, timeout: float = 60.0, *, now: bool = False) -> dict[str, Any]:
+    """Wait for py-spy to write its stacks and summarize them. `now`: stop recording first
+    (py-spy writes what it has on SIGINT), for a phase that ended before its duration."""
+    if now and profiler.process.poll() is None:
+        profiler.process.send_signal(signal.SIGINT)
     try:
         profiler.process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
