@@ -30,11 +30,11 @@ from django.utils.html import conditional_escape
 
 from games import seat_forms, services
 from games.broadcast import game_group
-from games.models import ChatMessage, Game, Phase, Seat
+from games.models import Game, Phase, Seat
 from games.prepared import GAME_BY_ID
 from games.selectors import (
-    CHAT_HISTORY,
     FORM_CARDS,
+    RECENT_CHAT_AFTER,
     SeatView,
     StatusView,
     TableRead,
@@ -74,7 +74,7 @@ def _seat_from_session(session: Any, code: str) -> Seat | None:
 
 
 def _chat_history(game_id: int, after: int) -> list[dict[str, Any]]:
-    lines = ChatMessage.objects.filter(game_id=game_id, id__gt=after).order_by("-id")[:CHAT_HISTORY]
+    lines = RECENT_CHAT_AFTER(game_id, after)
     return [
         {
             "id": m.pk,

@@ -2,14 +2,57 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.forms.boundfield import BoundField
+from django.utils.safestring import SafeString
 
 from games.engine import Ruleset
 from games.engine.deck import MAX_NAME_LENGTH
 from games.services import MAX_DAY_MINUTES, MAX_LIMIT_MINUTES
 
 
-class CreateGameForm(forms.Form):
+class WidgetRenderedOnce(BoundField):
+    """A field whose widget, while its form is unbound, is rendered once per process.
+
+    Django renders every widget through its form renderer's templates: 0.15 to 0.25 ms a
+    field, most of the home page's render (docs/benchmarks.md). An unbound form's field reads
+    the same on every page (its id, name and initial value come from the form's class), so
+    its HTML is kept, keyed by everything it is built from. A bound form (one that came back
+    with errors, showing what was typed) is rendered afresh."""
+
+    _rendered: dict[tuple[Any, ...], SafeString] = {}
+
+    def as_widget(
+        self,
+        widget: forms.Widget | None = None,
+        attrs: dict[str, Any] | None = None,
+        only_initial: bool = False,
+    ) -> SafeString:
+        if self.form.is_bound or widget is not None or attrs or only_initial:
+            return super().as_widget(widget, attrs, only_initial)
+        key = (
+            type(self.form),
+            self.form.prefix,
+            self.form.auto_id,
+            self.name,
+            repr(self.value()),
+            repr(self.field.widget.attrs),
+        )
+        html = self._rendered.get(key)
+        if html is None:
+            html = self._rendered[key] = super().as_widget()
+        return html
+
+
+class PageForm(forms.Form):
+    """A form shown on a page that every visitor loads unbound (home, join)."""
+
+    bound_field_class = WidgetRenderedOnce
+
+
+class CreateGameForm(PageForm):
     host_name = forms.CharField(label="Your name", max_length=MAX_NAME_LENGTH, strip=True)
     ruleset = forms.ChoiceField(
         label="Rules",
@@ -41,14 +84,14 @@ class CreateGameForm(forms.Form):
         return {"default": None, "yes": True, "no": False}[self.cleaned_data["rules_phrase"]]
 
 
-class JoinCodeForm(forms.Form):
+class JoinCodeForm(PageForm):
     code = forms.CharField(label="Game code", max_length=16, strip=True)
 
     def clean_code(self) -> str:
         return self.cleaned_data["code"].upper().replace(" ", "").replace("-", "")
 
 
-class JoinForm(forms.Form):
+class JoinForm(PageForm):
     name = forms.CharField(label="Your name", max_length=MAX_NAME_LENGTH, strip=True)
     rules_phrase = forms.CharField(label="The phrase", max_length=100, required=False)
 

@@ -8,8 +8,10 @@ that compilation: the SQL, the selected fields and their converters. Each later 
 SQL with the call's values and builds the model instances as the ORM does (`Model.from_db`, the
 same field and backend conversions), without building the query again.
 
-Only for plain single-model reads (no select_related, annotations or locks) whose parameters
-are exactly the call's arguments, in order. That is checked once, with the distinct sample
+Only for plain single-model reads (no select_related or annotations) whose parameters are
+exactly the call's arguments, in order. A locking read (`select_for_update`) is compiled on
+each connection as that database locks (FOR UPDATE on PostgreSQL, nothing on SQLite), and
+must run inside a transaction, as its queryset must. That is checked once, with the distinct sample
 values the read is declared with; a read that fails the check keeps using its queryset.
 """
 
@@ -124,6 +126,10 @@ def of_game[R: models.Model](rows: list[R], game: Game) -> list[R]:
 # The reads of every seated request, page push and service call. Chained filters keep each
 # query's parameters in the order of the arguments (keyword filters are sorted by name).
 GAME_BY_ID = PreparedRead(lambda pk: Game.objects.filter(pk=pk).order_by()[:1], 1)
+GAME_BY_CODE = PreparedRead(lambda code: Game.objects.filter(code=code).order_by()[:1], "SAMPLE")
+LOCKED_GAME_BY_ID = PreparedRead(
+    lambda pk: Game.objects.select_for_update().filter(pk=pk).order_by()[:1], 1
+)
 SEAT_BY_TOKEN = PreparedRead(
     lambda token: Seat.objects.filter(token=token).order_by()[:1], "sample-token"
 )

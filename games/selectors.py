@@ -28,12 +28,26 @@ from games.prepared import (
     SEATS_OF_GAME,
     VOTE_OF_SEAT,
     VOTES_OF_GAME,
+    PreparedRead,
     of_game,
 )
 from games.services import CHAT_PHASES, RULES_PHRASE, current_deck, deal_of
 
 # Lines of chat a page or a (re)connecting socket receives: a 30-minute day of a lively table.
 CHAT_HISTORY = 120
+# The newest CHAT_HISTORY lines of a game, newest first; and those after a line the page has.
+RECENT_CHAT = PreparedRead(
+    lambda game_id: ChatMessage.objects.filter(game_id=game_id).order_by("-id")[:CHAT_HISTORY], 1
+)
+RECENT_CHAT_AFTER = PreparedRead(
+    lambda game_id, after: (
+        ChatMessage.objects.filter(game_id=game_id)
+        .filter(id__gt=after)
+        .order_by("-id")[:CHAT_HISTORY]
+    ),
+    1,
+    2,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,7 +415,7 @@ def seat_view(
     players = tuple(PlayerRow(s.pk, s.name, s.is_host, s.pk == me.pk) for s in seats)
     view: dict[str, object] = {"game": game, "me": me, "players": players, "now": now}
     if with_chat:
-        lines = list(ChatMessage.objects.filter(game=game).order_by("-id")[:CHAT_HISTORY])
+        lines = RECENT_CHAT(game.pk)
         view["chat"] = tuple(
             ChatLine(
                 id=m.pk,

@@ -32,6 +32,7 @@ from games.prepared import (
     ACTIONS_OF_GAME,
     CENTRE_OF_GAME,
     GAME_BY_ID,
+    LOCKED_GAME_BY_ID,
     SEAT_AT_GAME,
     SEATS_OF_GAME,
     VOTES_OF_GAME,
@@ -64,8 +65,12 @@ def _now(now: datetime | None) -> datetime:
 
 
 def _locked_game(game_id: int) -> Game:
-    """The game row, locked for the rest of the transaction where the database can."""
-    return Game.objects.select_for_update().get(pk=game_id)
+    """The game row, locked for the rest of the transaction where the database can.
+    Game.DoesNotExist if there is no such game."""
+    game = LOCKED_GAME_BY_ID.one(game_id)
+    if game is None:
+        raise Game.DoesNotExist(f"No game {game_id}.")
+    return game
 
 
 def _expect_phase(game: Game, *phases: str) -> None:
@@ -201,7 +206,7 @@ def seat_join(*, game: Game, name: str, rules_phrase: str = "") -> Seat:
         raise ServiceError(
             f"Type the phrase from the end of the rules (“{RULES_PHRASE}”) to show you read them."
         )
-    seats = list(game.seats.all())
+    seats = SEATS_OF_GAME(game.pk)
     limit = engine.max_players(Ruleset(game.ruleset))
     if len(seats) >= limit:
         raise ServiceError(f"The table is full: the {game.ruleset} rules allow {limit} players.")

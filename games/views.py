@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import seat_forms, services
 from games.forms import CreateGameForm, JoinCodeForm, JoinForm
 from games.models import Game, Phase, Seat
-from games.prepared import GAME_BY_ID, SEAT_BY_TOKEN, of_game
+from games.prepared import GAME_BY_CODE, GAME_BY_ID, SEAT_BY_TOKEN, SEATS_OF_GAME, of_game
 from games.seat_forms import SeatForm
 from games.selectors import seat_view, status_view, table_status
 from games.services import NotAllowedError, ServiceError, WrongPhaseError
@@ -45,7 +45,7 @@ def _game_code(code: str) -> str | None:
 
 def _find_game(code: str) -> Game | None:
     stored = _game_code(code)
-    return None if stored is None else Game.objects.filter(code=stored).one_or_none()
+    return None if stored is None else GAME_BY_CODE.one(stored)
 
 
 def _session_token(request: HttpRequest, code: str) -> str | None:
@@ -226,7 +226,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
                 return redirect("game", code=game.code)
         else:
             status = 400
-    players = list(game.seats.order_by("position").values_list("name", flat=True))
+    players = [seat.name for seat in SEATS_OF_GAME(game.pk)]
     return render(
         request,
         "games/join.html",

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from django.db import connection, transaction
 
-from games import prepared
-from games.models import CentreCard, Game, NightAction, Phase, Seat, Vote
+from games import prepared, selectors, services
+from games.models import CentreCard, ChatMessage, Game, NightAction, Phase, Seat, Vote
 from games.prepared import PreparedRead
 from tests.factories import TWELVE, play_to
 
@@ -13,18 +14,35 @@ pytestmark = pytest.mark.django_db
 
 READS = {
     "GAME_BY_ID": prepared.GAME_BY_ID,
+    "GAME_BY_CODE": prepared.GAME_BY_CODE,
     "SEAT_BY_TOKEN": prepared.SEAT_BY_TOKEN,
     "SEAT_AT_GAME": prepared.SEAT_AT_GAME,
     "SEATS_OF_GAME": prepared.SEATS_OF_GAME,
     "CENTRE_OF_GAME": prepared.CENTRE_OF_GAME,
     "ACTIONS_OF_GAME": prepared.ACTIONS_OF_GAME,
     "VOTES_OF_GAME": prepared.VOTES_OF_GAME,
+    "RECENT_CHAT": selectors.RECENT_CHAT,
+    "RECENT_CHAT_AFTER": selectors.RECENT_CHAT_AFTER,
 }
 
 
 @pytest.mark.parametrize("name", READS)
 def test_every_declared_read_runs_its_prepared_sql(name: str) -> None:
     assert READS[name].sql() is not None, f"{name} falls back to its queryset"
+
+
+def test_the_locking_read_locks_where_the_database_can() -> None:
+    """Compiled inside a transaction, as every service runs it: FOR UPDATE on PostgreSQL,
+    a plain SELECT on SQLite (whose transactions take the database's write lock)."""
+    with transaction.atomic():
+        sql = prepared.LOCKED_GAME_BY_ID.sql()
+    assert sql is not None
+    assert sql.endswith("FOR UPDATE") == connection.features.has_select_for_update
+    table = play_to(Phase.LOBBY, TWELVE)
+    with transaction.atomic():
+        assert services._locked_game(table.game.pk) == table.game
+        with pytest.raises(Game.DoesNotExist):
+            services._locked_game(table.game.pk + 1000)
 
 
 def fields(row: object) -> dict[str, object]:
@@ -37,6 +55,10 @@ def test_prepared_reads_return_the_rows_their_querysets_return() -> None:
     table = play_to(Phase.REVEAL, TWELVE)
     game = Game.objects.get(pk=table.game.pk)
     seat = game.seats.order_by("position")[3]
+    for n in range(selectors.CHAT_HISTORY + 5):  # more than a page shows
+        ChatMessage.objects.create(game=game, seat=seat, author=seat.name, text=f"line {n}")
+    chat = ChatMessage.objects.filter(game=game).order_by("id")
+    middle = chat[len(chat) // 2].pk
     pairs = [
         (prepared.GAME_BY_ID(game.pk), [game]),
         (prepared.SEAT_BY_TOKEN(seat.token), [seat]),
@@ -46,6 +68,10 @@ def test_prepared_reads_return_the_rows_their_querysets_return() -> None:
         (prepared.CENTRE_OF_GAME(game.pk), list(CentreCard.objects.filter(game=game))),
         (prepared.ACTIONS_OF_GAME(game.pk), list(NightAction.objects.filter(game=game))),
         (prepared.VOTES_OF_GAME(game.pk), list(Vote.objects.filter(game=game))),
+        (prepared.GAME_BY_CODE(game.code), [game]),
+        (prepared.GAME_BY_CODE("NOSUCH"), []),
+        (selectors.RECENT_CHAT(game.pk), list(chat.order_by("-id")[: selectors.CHAT_HISTORY])),
+        (selectors.RECENT_CHAT_AFTER(game.pk, middle), list(chat.filter(id__gt=middle)[::-1])),
     ]
     for got, expected in pairs:
         assert [fields(r) for r in got] == [fields(r) for r in expected]
@@ -75,8 +101,6 @@ def test_each_thread_runs_a_read_on_its_own_connection() -> None:
     """Connections belong to threads: a read compiled on one is compiled again on another,
     and both give the same rows."""
     from concurrent.futures import ThreadPoolExecutor
-
-    from django.db import connection
 
     table = play_to(Phase.DAY, TWELVE)
     here = [s.pk for s in prepared.SEATS_OF_GAME(table.game.pk)]
