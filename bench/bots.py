@@ -282,6 +282,7 @@ class Bot:
         self.chat_tasks: list[asyncio.Task[None]] = []
         self.closing = False
         self.form_answer: asyncio.Future[str | None] | None = None
+        self.answer_phase: object = None  # the phase the last form's answer said
 
     @property
     def is_host(self) -> bool:
@@ -412,7 +413,7 @@ class Bot:
         if 'role="alert"' in panel:  # refused: the panel came back with the error
             self.h.http.error(f"{kind}: refused", f"{self.game.code} sent {data!r}"[:300])
             return panel if refused_ok else None
-        shown = htmlforms.page_phase(panel)
+        shown = htmlforms.page_phase(panel) if panel else self.answer_phase
         if shown in PHASES and before in PHASES and PHASES.index(shown) > PHASES.index(before):
             self.game.moved_at.setdefault(shown, sent_at)  # this form moved the game on
         return panel
@@ -506,13 +507,16 @@ class Bot:
                     panel = message.get("panel_html")
                     answer = self.form_answer
                     if message.get("answer") and answer is not None and not answer.done():
-                        # The panel, or the one card the form changed (game.js swaps it in).
+                        # The panel, or the one card the form changed (game.js swaps it in),
+                        # or nothing when the form moved the game on (the push brings it).
+                        self.answer_phase = message.get("phase")
                         answer.set_result(panel or message.get("part_html") or "")
                     if panel and message.get("phase") in PHASES:
                         self.panels[message["phase"]] = panel
                         self.panel_at.setdefault(message["phase"], t)
                         self._remember_csrf(panel)
-                    self._saw_phase(message.get("phase"))
+                    if not message.get("follows"):  # else the push with the panel is due
+                        self._saw_phase(message.get("phase"))
                     if kind == "hello":
                         self.hello.set()
                 elif kind == "form-error":

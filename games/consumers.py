@@ -15,6 +15,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -26,6 +27,7 @@ from channels.layers import get_channel_layer
 from django.http import QueryDict
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
+from django.utils import timezone
 from django.utils.html import conditional_escape
 
 from games import seat_forms, services
@@ -125,13 +127,17 @@ def _read_table(game_id: int) -> TableRead | None:
 def _frame(view: StatusView | SeatView, **markup: str) -> dict[str, Any]:
     """A "status" frame: the phase, the clock and the chat's state, with `markup` (the status
     box as "html", or the whole panel as "panel_html")."""
+    return _game_frame(view.game, view.phase, view.now, **markup)
+
+
+def _game_frame(game: Game, phase: str, now: datetime, **fields: Any) -> dict[str, Any]:
     return {
         "type": "status",
-        "phase": view.phase,
-        "now": view.now.isoformat(),
-        "deadline": view.game.deadline.isoformat() if view.game.deadline else None,
-        "chat_open": view.phase in services.CHAT_PHASES,
-        **markup,
+        "phase": phase,
+        "now": now.isoformat(),
+        "deadline": game.deadline.isoformat() if game.deadline else None,
+        "chat_open": phase in services.CHAT_PHASES,
+        **fields,
     }
 
 
@@ -302,6 +308,7 @@ def _answer_form(
     view's htmx answer would: the seat's panel in its new state, or in the old one with the
     error. A form taken while the game stays in its phase changes one card of the panel (the
     night action, "ready", the vote): the answer then carries only that card (`_card_answer`).
+    A form that moved the game on is answered with no panel at all (`_moved_on_answer`).
     None: the seat is no longer at its table."""
     # A passed deadline moves the game on first, as a POST's page load does (views), so a
     # form sent after it is refused as the POST would be.
@@ -313,10 +320,16 @@ def _answer_form(
         seat_forms.BY_URL_NAME[form.name](form.fields, seat, **form.arguments)
     except services.ServiceError as refused:
         error = str(refused)
-    if error is None and form.name in FORM_CARDS:
-        answer = _card_answer(seat, form.name, game.phase, csrf_token)
-        if answer is not None:
-            return answer
+    if error is None:
+        after = GAME_BY_ID.one(seat.game_id)
+        if after is None:
+            return None
+        if after.phase != game.phase:
+            return _moved_on_answer(after)
+        if form.name in FORM_CARDS:
+            answer = _card_answer(seat, after, form.name, csrf_token)
+            if answer is not None:
+                return answer
     table = _read_table(seat.game_id)
     if table is None:
         return None
@@ -324,14 +337,21 @@ def _answer_form(
     return None if frame is None else {**frame, "answer": True}
 
 
-def _card_answer(seat: Seat, form_name: str, phase: str, csrf_token: str) -> dict[str, Any] | None:
-    """The answer to a form that `seat` sent in `phase` and that was taken: the one card it
-    changed ("part_html", swapped by the page for the element with the id "part"), while the
-    game is still in that phase. None when the whole panel is needed: the form moved the game
-    on (its answer is the new phase's panel), or the card needs the whole view."""
-    game = GAME_BY_ID.one(seat.game_id)
-    if game is None or game.phase != phase:
-        return None
+def _moved_on_answer(game: Game) -> dict[str, Any]:
+    """The answer to a form that was taken and moved `game` on (the last night action,
+    "ready" or vote, the host's start or end of the day): the new phase, with no panel and
+    "follows" set. The phase change's push, on its way to every page of the table, brings
+    this page its new panel too, rendered with the other seats' in one turn of the worker
+    thread (`_read_phase_change`); rendering it here as well put a table read and a panel
+    on the worker just before that push (docs/benchmarks.md). The page keeps the form busy
+    until the push comes, and asks for its panel should it not come (static/js/game.js)."""
+    return _game_frame(game, game.phase, timezone.now(), answer=True, follows=True)
+
+
+def _card_answer(seat: Seat, game: Game, form_name: str, csrf_token: str) -> dict[str, Any] | None:
+    """The answer to a form that `seat` sent and that was taken, `game` (as read after it)
+    still in the form's phase: the one card it changed ("part_html", swapped by the page for
+    the element with the id "part"). None when the card needs the whole view."""
     view = card_view(game, seat, form_name)
     if view is None:
         return None
@@ -686,7 +706,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             if answer is None:
                 await self.close(code=CLOSE_NOT_SEATED)
                 return
-            self._shown(answer["phase"])
+            if not answer.get("follows"):  # else the page shows its phase until the push
+                self._shown(answer["phase"])
             await self.send_json(answer)
 
     def _post(self, text: object) -> None:

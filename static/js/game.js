@@ -226,11 +226,34 @@
     tick();
   }
 
+  // A form that moved the game on is answered without a panel ("follows"): the phase
+  // change's push brings it, as it brings every other page of the table theirs. Should that
+  // push not come in time, ask for the panel as it stands.
+  const PANEL_PUSH_MS = 3000;
+  let panelTimer = null;
+
+  function expectPanel(phase) {
+    clearTimeout(panelTimer);
+    panelTimer = setTimeout(function () {
+      const root = document.getElementById("game");
+      if (!root || !isOlderPhase(root.dataset.phase, phase)) return;
+      if (socket && socket.readyState === WebSocket.OPEN) {
+        socket.send(JSON.stringify({ type: "sync", after: lastChatId, panel: true }));
+      } else {
+        panelInDoubt = true; // the next connection asks for it
+      }
+    }, PANEL_PUSH_MS);
+  }
+
   // A frame for the page: the new panel when the phase changed, else the status box.
   function applyState(msg, root) {
     syncClock(msg.now);
     // A frame built before the page's newest one can arrive after it: it has nothing to add.
     if (isOlderPhase(msg.phase, root.dataset.phase)) return true;
+    if (msg.follows) {
+      if (msg.phase !== root.dataset.phase) expectPanel(msg.phase);
+      return true;
+    }
     setChatOpen(msg.chat_open);
     if (msg.part_html) {
       swapPart(msg.part, msg.part_html);
@@ -255,7 +278,8 @@
     } else if (msg.type === "chat") {
       addChatLine(msg);
     } else if (msg.type === "status") {
-      if (msg.answer) formDone();
+      // A form whose panel follows stays busy until the new panel replaces it.
+      if (msg.answer) formDone(msg.follows === true);
       applyState(msg, root);
     } else if (msg.type === "form-error") {
       formDone();
@@ -274,8 +298,9 @@
   // --- Game forms over the socket --------------------------------------------------------
   // With a live socket, a panel form htmx is about to POST goes over the socket instead: the
   // same fields to the same handler on the server, answered (a "status" frame marked
-  // "answer") with the new panel, or only the card the form changed while the game stays in
-  // its phase, without an HTTP round trip. Offline, htmx POSTs as usual, and without
+  // "answer") with the panel (with the error, if refused), or only the card the form changed
+  // while the game stays in its phase, or, when it moved the game on, with nothing but the
+  // new phase (the push brings the panel), without an HTTP round trip. Offline, htmx POSTs as usual, and without
   // JavaScript the forms post and redirect.
   function sendFormOverSocket(event) {
     const detail = event.detail;
@@ -304,11 +329,12 @@
     }, FORM_ANSWER_MS);
   }
 
-  // The oldest form in flight got its answer (or can no longer get one).
-  function formDone() {
+  // The oldest form in flight got its answer (or can no longer get one). `stillBusy`: its
+  // panel is on its way, so its buttons stay disabled until that panel replaces it.
+  function formDone(stillBusy) {
     const form = formsInFlight.shift();
     if (!formsInFlight.length) clearTimeout(formTimer);
-    if (!form) return;
+    if (!form || stillBusy) return;
     form.removeAttribute("aria-busy");
     form.querySelectorAll("button").forEach(function (b) {
       b.disabled = false;

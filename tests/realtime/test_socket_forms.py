@@ -6,8 +6,9 @@ an htmx POST. The consumer runs it through the same handler as the POST view
 panel, or the panel with the service's error, exactly as the view's htmx answer; or, for a
 night action, "ready" or a vote taken while the game stays in its phase, with the one card of
 the panel that the form changed ("part_html", for the element "part"), as it reads in the
-whole panel. A frame that is not one of this game's seat forms gets a "form-error" and changes
-nothing.
+whole panel; or, for a form that moved the game on, with the new phase alone ("follows"), the
+panel coming in the phase change's push as to every other page of the table. A frame that is
+not one of this game's seat forms gets a "form-error" and changes nothing.
 """
 
 from __future__ import annotations
@@ -61,6 +62,23 @@ async def send_form(
         comm, lambda f: f.get("answer") is True or f["type"] == "form-error"
     )
     return frame
+
+
+async def send_moving_form(
+    comm: WebsocketCommunicator, path: str, fields: dict[str, Any] | None = None
+) -> tuple[Frame, Frame]:
+    """Send a form that moves the game on: its answer (the new phase, no panel) and the push
+    that brings the sender's new panel, whichever of the two comes first."""
+    await comm.send_json_to({"type": "form", "path": path, "fields": {**CSRF, **(fields or {})}})
+    answer, seen = await receive_until(comm, lambda f: f.get("answer") is True)
+    assert answer["type"] == "status" and answer["follows"] is True, answer
+    assert "panel_html" not in answer and "part_html" not in answer, answer
+    is_push = lambda f: f["type"] == "status" and "panel_html" in f  # noqa: E731
+    push = next((f for f in seen if is_push(f)), None)
+    if push is None:
+        push, _ = await receive_until(comm, is_push)
+    assert push["phase"] == answer["phase"] and not push.get("answer"), (answer, push)
+    return answer, push
 
 
 def state(game_id: int) -> dict[str, Any]:
@@ -118,9 +136,9 @@ async def test_the_last_action_moves_every_page_to_the_day(sockets: SocketOpener
     cat, _ = await sockets.seat(table, "Cat")
     assert (await send_form(ann, f"/g/{table.code}/action", {"no_action": ["1"]}))["answer"]
     assert (await send_form(ben, f"/g/{table.code}/action", {"targets": ["Ann"]}))["answer"]
-    last = await send_form(cat, f"/g/{table.code}/action", {"targets": ["Ben"]})
-    # The robber's own answer is already the day, with what the robber saw.
-    assert last["phase"] == Phase.DAY and "What you learned in the night" in last["panel_html"]
+    last, push = await send_moving_form(cat, f"/g/{table.code}/action", {"targets": ["Ben"]})
+    # The robber's answer is the day; the push brings the robber's panel, with what it saw.
+    assert last["phase"] == Phase.DAY and "What you learned in the night" in push["panel_html"]
     for comm in (ann, ben):
         push, _ = await receive_until(comm, is_status(Phase.DAY))
         assert "panel_html" in push
@@ -212,21 +230,24 @@ async def test_the_day_and_the_vote_over_the_socket(sockets: SocketOpener) -> No
     answer = await send_form(comms["Ann"], f"/g/{table.code}/ready", {"ready": ["no"]})
     assert "ready to vote</button>" in answer["part_html"]
     await db(assert_card_of_panel)(answer, table, "Ann", "day-ready")
-    for name in ("Ann", "Cat"):
-        answer = await send_form(comms[name], f"/g/{table.code}/ready")
-    # The last "ready" moved the game on: its answer is the whole voting panel.
-    assert answer["phase"] == Phase.VOTING and 'id="voting"' in answer["panel_html"]
-    assert 'role="alert"' not in answer["panel_html"]
-    votes = {"Ann": "Ben", "Ben": "Cat", "Cat": "Ben"}
+    answer = await send_form(comms["Ann"], f"/g/{table.code}/ready")
+    await db(assert_card_of_panel)(answer, table, "Ann", "day-ready")
+    # The last "ready" moved the game on: its answer is the phase, the push the voting panel.
+    answer, push = await send_moving_form(comms["Cat"], f"/g/{table.code}/ready")
+    assert answer["phase"] == Phase.VOTING and 'id="voting"' in push["panel_html"]
+    assert 'role="alert"' not in push["panel_html"]
+    votes = {"Ann": "Ben", "Ben": "Cat"}
     for voter, target in votes.items():
         answer = await send_form(
             comms[voter], f"/g/{table.code}/vote", {"target": [str(table.seats[target].pk)]}
         )
-        if voter != "Cat":
-            assert f"You voted for <strong>{target}</strong>" in answer["part_html"]
-            await db(assert_card_of_panel)(answer, table, voter, "voting")
-    assert answer["phase"] == Phase.REVEAL and 'id="reveal"' in answer["panel_html"]
-    assert 'role="alert"' not in answer["panel_html"]
+        assert f"You voted for <strong>{target}</strong>" in answer["part_html"]
+        await db(assert_card_of_panel)(answer, table, voter, "voting")
+    answer, push = await send_moving_form(
+        comms["Cat"], f"/g/{table.code}/vote", {"target": [str(table.seats["Ben"].pk)]}
+    )
+    assert answer["phase"] == Phase.REVEAL and 'id="reveal"' in push["panel_html"]
+    assert 'role="alert"' not in push["panel_html"]
     stored = await db(state)(table.game.pk)
     assert stored["phase"] == Phase.REVEAL and len(stored["votes"]) == 3
 
