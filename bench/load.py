@@ -248,6 +248,7 @@ async def run_step(
     # 1b. The lobby's floor: the same requests as pings, on the same schedule and limit.
     lobby_floor = Recorder()
     t0 = h.now() + 0.5
+    lobby_floor_cpu = CpuWindow(pids).start()
     await replay_lobby(
         h,
         [b.target for b in bots],
@@ -255,6 +256,7 @@ async def run_step(
         lobby_concurrency,
         lobby_floor,
     )
+    lobby_report["floor_server_cpu"] = lobby_floor_cpu.stop()
     lobby_report["floor"] = lobby_floor.summary().get(LOBBY_FLOOR)
     lobby_report["floor_errors"] = lobby_floor.error_report()
 

@@ -85,6 +85,22 @@ def pages_table(run: dict[str, Any]) -> list[str]:
     return lines
 
 
+def cpu_lines(run: dict[str, Any]) -> list[str]:
+    """Server CPU of the lobby and of the games, each beside its floor on the same schedule."""
+    lines = []
+    for s in run["steps"]:
+        k, lobby = s["games"], s["lobby"]
+        floor = lobby.get("floor_server_cpu", {}).get("cpu_seconds")
+        games = s["games_phase"]["server_cpu"]["cpu_seconds"]
+        base = s["baseline"]["server_cpu"]["cpu_seconds"]
+        lines.append(
+            f"- K={k}: lobby {_f(lobby['server_cpu']['cpu_seconds'], 2)} s of server CPU"
+            f" ({_f(lobby['server_cpu']['cpu_percent'])} % of the core; its replay as pings"
+            f" {_f(floor, 2)} s), games {_f(games / k, 3)} s per game (floor {_f(base / k, 3)} s)"
+        )
+    return lines
+
+
 def targets_table(run: dict[str, Any], k: int) -> list[str]:
     step = next((s for s in run["steps"] if s["games"] == k), None)
     if step is None:
@@ -130,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(summary_table(run)))
         print()
         print("\n".join(pages_table(run)))
+        print()
+        print("\n".join(cpu_lines(run)))
         print()
         print("\n".join(targets_table(run, args.target_k)))
     return 0

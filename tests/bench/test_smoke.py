@@ -105,6 +105,7 @@ def test_the_report_has_every_section(result: dict) -> None:
     # Every lobby request replayed: three for each of the 8 players.
     assert step["lobby"]["floor"]["count"] == 2 * 4 * 3
     assert step["lobby"]["floor_errors"]["count"] == 0
+    assert step["lobby"]["floor_server_cpu"]["cpu_seconds"] > 0
     assert step["baseline"]["http"]["ping"]["count"] > 0
     if result["_forms"] == "socket":
         # Every form of the two games replayed: the host's start, then 3 forms per player.
