@@ -109,11 +109,12 @@ class PublicStatus:
 
 def _read_status(game_id: int) -> PublicStatus | None:
     game = _current_game(game_id)
-    if game is None:
-        return None
-    table = table_status(game)
+    return None if game is None else _public_status(table_status(game))
+
+
+def _public_status(table: TableStatus) -> PublicStatus:
     html = None
-    if game.phase != Phase.LOBBY:  # the lobby's box names "you" and has the host's buttons
+    if table.game.phase != Phase.LOBBY:  # the lobby's box names "you" and has the host's buttons
         view = status_view(table, seat_id=0, is_host=False)
         html = render_to_string("games/game.html#status", {"view": view, "Phase": Phase})
     return PublicStatus(table, html)
@@ -228,13 +229,13 @@ def _read_phase_change(game_id: int, site_root: str) -> PhaseChange | None:
     status, the table, then the page's own panel), each waited for in the worker's queue, a
     phase change reached the last page of a busy server seconds late (docs/benchmarks.md).
     What reads the same for every seat, the status box and the reveal card, is rendered once.
-    The status box comes from the status read, a moment before the table read of the panels:
-    a form taken in between can leave its count one behind, as in the status frames every
-    page gets; the next progress push brings it up to date."""
-    status = _read_status(game_id)
-    if status is None:
+    The status (who sits at the table, the count of actions or votes) is taken from the same
+    read as the panels."""
+    game = _current_game(game_id)
+    if game is None:
         return None
-    table = read_table(status.table.game)
+    table = read_table(game)
+    status = _public_status(table_status(game, table))
     panels: dict[int, tuple[dict[str, Any], frozenset[tuple[str, ...]] | None]] = {}
     shared_parts = {} if status.html is None else {"status_html": status.html}
     for seat in table.seats:

@@ -26,16 +26,20 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from games import consumers, engine, services, worker
+from games import consumers, engine, selectors, services, worker
 from games.broadcast import game_group
 from games.engine.messages import RoleMessage, night_report, role_message
 from games.models import ChatMessage, Game, NightAction, Phase, Seat
+from games.selectors import TableStatus
 from tests.factories import (
     Table,
+    cast_votes,
     client_for,
     create_lobby,
+    default_action,
     play_night,
     play_to,
+    send_action,
     start_with_deal,
 )
 from tests.realtime.helpers import (
@@ -1121,19 +1125,20 @@ def test_a_phase_change_renders_the_status_box_once_and_every_panel_reads_as_alo
     phase: str,
 ) -> None:
     """Outside the lobby the status box (clock and count) is the same for every seat: a phase
-    change renders it once, with the status read, and puts that one box in every seat's panel;
-    each panel reads exactly as the seat's panel rendered alone at the same moment."""
+    change renders it once, from the same read as the panels, and puts that one box in every
+    seat's panel; each panel reads exactly as the seat's panel rendered alone at the same
+    moment (its box built from the seat's own view, counts included)."""
     table = play_to(phase, THREE)
-    real_read_status = consumers._read_status
+    real_public_status = consumers._public_status
 
-    def marked(game_id: int) -> consumers.PublicStatus | None:
-        status = real_read_status(game_id)
-        assert status is not None and status.html is not None
+    def marked(status_of_table: TableStatus) -> consumers.PublicStatus:
+        status = real_public_status(status_of_table)
+        assert status.html is not None
         return consumers.PublicStatus(
             status.table, mark_safe(status.html + "<!-- the table's box -->")
         )
 
-    with mock.patch.object(consumers, "_read_status", marked):
+    with mock.patch.object(consumers, "_public_status", marked):
         change = consumers._read_phase_change(table.game.pk, "http://testserver")
     assert change is not None
     for name in TRIO:
@@ -1157,3 +1162,27 @@ def test_a_phase_change_renders_the_status_box_once_and_every_panel_reads_as_alo
         assert shared is not None and alone[name] is not None
         assert 'id="status"' in shared["panel_html"]
         assert shared["panel_html"] == alone[name]["panel_html"], name
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("phase", [Phase.LOBBY, Phase.NIGHT, Phase.DAY, Phase.VOTING])
+def test_the_status_of_a_table_read_is_the_status_read_alone(phase: str) -> None:
+    """A phase change takes the table's status (who sits there, how many actions, "ready"s or
+    votes are in) from the read of its panels: the same status as a read of its own."""
+    table = play_to(phase, THREE)
+    if phase == Phase.NIGHT:
+        send_action(table, "Ann", default_action(table, "Ann"))
+    elif phase == Phase.DAY:
+        services.seat_ready_set(seat=table.seat("Ben"), ready=True)
+    elif phase == Phase.VOTING:
+        cast_votes(table, {"Cat": "Ann"})
+    game = Game.objects.get(pk=table.game.pk)
+    alone = selectors.table_status(game)
+    assert selectors.table_status(game, selectors.read_table(game)) == alone
+    assert len(alone.seats) == 3
+    in_so_far = {
+        Phase.NIGHT: alone.actions_in,
+        Phase.DAY: alone.ready_count,
+        Phase.VOTING: alone.votes_in,
+    }
+    assert in_so_far.get(phase, 1) == 1
