@@ -1,0 +1,83 @@
+"""A form that moves the game on is answered with the new phase alone; the phase change's push
+brings the page its panel (games/consumers.py, static/js/game.js). Here the host's push is
+lost on the way: the page must still reach the new phase, by asking for its panel itself,
+without a reload and without the host clicking again.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from playwright.sync_api import WebSocketRoute, expect
+
+from .live_server import LiveServer
+from .players import NewPlayerPage
+
+LIVE_MS = 3_000
+# The page asks for its panel when the push has not come 3 s after the answer (game.js).
+FALLBACK_MS = 3_000 + LIVE_MS
+QUIET_DECK = {"villager": 3, "tanner": 1, "hunter": 1, "insomniac": 1}
+
+
+def test_a_lost_phase_push_is_made_up_for_by_the_page(
+    live_server: LiveServer, new_player_page: NewPlayerPage
+) -> None:
+    dropped: list[dict[str, object]] = []
+    answers: list[dict[str, object]] = []
+
+    def losing_the_night_push(ws: WebSocketRoute) -> None:
+        """The host's socket, through the test: the push that carries the night's panel is
+        dropped; everything else passes."""
+        server = ws.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            frame = json.loads(message)
+            if frame.get("answer"):
+                answers.append(frame)
+            pushed_panel = frame.get("type") == "status" and "panel_html" in frame
+            if pushed_panel and frame.get("phase") == "night" and not frame.get("answer"):
+                dropped.append(frame)
+                return
+            ws.send(message)
+
+        server.on_message(from_server)
+
+    ann = new_player_page("Ann")
+    ben = new_player_page("Ben", phone=True)
+    cat = new_player_page("Cat", phone=True)
+    ann.context.route_web_socket(re.compile(r"/ws/game/"), losing_the_night_push)
+
+    ann.goto(live_server.url + "/")
+    ann.get_by_label("Your name").fill("Ann")
+    ann.get_by_label("Players type the rules phrase to join").select_option("no")
+    ann.get_by_role("button", name="Create the game").click()
+    code = re.search(r"/g/([A-Z0-9]+)/$", ann.url).group(1)  # type: ignore[union-attr]
+    for page, name in ((ben, "Ben"), (cat, "Cat")):
+        page.goto(f"{live_server.url}/g/{code}/join")
+        page.get_by_label("Your name").fill(name)
+        page.get_by_role("button", name="Take a seat").click()
+        expect(page.get_by_text("Waiting for the host")).to_be_visible()
+    for row in ann.locator(".deck input[type=number]").all():
+        role = (row.get_attribute("name") or "").removeprefix("count_")
+        row.fill(str(QUIET_DECK.get(role, 0)))
+    ann.get_by_role("button", name="Save the cards").click()
+    expect(ann.locator("#status")).to_contain_text("Cards (6 of 6 needed")
+    expect(ann.locator("body[data-live=yes]")).to_be_attached()
+    ann.evaluate("window.sameDocument = true")  # gone if the page reloads
+
+    start = ann.get_by_role("button", name="Deal the cards and start the night")
+    start.click()
+    for page in (ben, cat):  # their pushes came
+        expect(page.locator("#panel[data-phase=night]")).to_be_visible(timeout=LIVE_MS)
+    # The host's answer said "night" and nothing more; its push was dropped. Until the page
+    # has its panel, the start button stays busy: a second click would only be refused.
+    expect(ann.locator("#panel[data-phase=lobby]")).to_be_visible()
+    expect(start).to_be_disabled()
+    expect(ann.locator("#panel[data-phase=night]")).to_be_visible(timeout=FALLBACK_MS)
+    expect(ann.get_by_role("button", name="No action: I'm ready")).to_be_visible()
+    assert ann.evaluate("window.sameDocument === true"), "the host's page was reloaded"
+    assert dropped, "the test dropped no push: it tested nothing"
+    moved_on = [a for a in answers if a.get("phase") == "night"]
+    assert moved_on and all(a.get("follows") is True for a in moved_on), answers
+    assert all("panel_html" not in a for a in moved_on), moved_on
