@@ -36,7 +36,7 @@ from games.models import Game, Phase, Seat
 from games.prepared import GAME_BY_ID
 from games.selectors import (
     FORM_CARDS,
-    RECENT_CHAT_AFTER,
+    RECENT_CHAT,
     SeatView,
     StatusView,
     TableRead,
@@ -76,7 +76,7 @@ def _seat_from_session(session: Any, code: str) -> Seat | None:
 
 
 def _chat_history(game_id: int, after: int) -> list[dict[str, Any]]:
-    lines = RECENT_CHAT_AFTER(game_id, after)
+    lines = RECENT_CHAT(game_id, after)
     return [
         {
             "id": m.pk,
@@ -796,5 +796,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             if message is None:
                 await self.close(code=CLOSE_NOT_SEATED)
                 return
+            if "panel_html" in message and self._page_phase == message["phase"]:
+                # The page got a panel of this phase while this one was being read (its own
+                # "sync" after a late push, or a form's answer): a second would wipe what the
+                # player has picked in the first since.
+                message = {k: v for k, v in message.items() if k != "panel_html"}
             self._shown(message["phase"])
             await self.send_json(message)

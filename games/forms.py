@@ -20,7 +20,8 @@ class WidgetRenderedOnce(BoundField):
     field, most of the home page's render (docs/benchmarks.md). An unbound form's field reads
     the same on every page (its id, name and initial value come from the form's class), so
     its HTML is kept, keyed by everything it is built from. A bound form (one that came back
-    with errors, showing what was typed) is rendered afresh."""
+    with errors, showing what was typed) is rendered afresh, and so is one given initial
+    values of its own (they could come from the request)."""
 
     _rendered: dict[tuple[Any, ...], SafeString] = {}
 
@@ -30,15 +31,21 @@ class WidgetRenderedOnce(BoundField):
         attrs: dict[str, Any] | None = None,
         only_initial: bool = False,
     ) -> SafeString:
-        if self.form.is_bound or widget is not None or attrs or only_initial:
+        form, field = self.form, self.field
+        if form.is_bound or form.initial or widget is not None or attrs or only_initial:
             return super().as_widget(widget, attrs, only_initial)
         key = (
-            type(self.form),
-            self.form.prefix,
-            self.form.auto_id,
+            type(form),
+            form.prefix,
+            form.auto_id,
+            form.use_required_attribute,
             self.name,
+            type(field.widget),
+            field.required,
+            field.disabled,
             repr(self.value()),
-            repr(self.field.widget.attrs),
+            repr(field.widget.attrs),
+            repr(getattr(field, "choices", None)),
         )
         html = self._rendered.get(key)
         if html is None:
@@ -47,7 +54,9 @@ class WidgetRenderedOnce(BoundField):
 
 
 class PageForm(forms.Form):
-    """A form shown on a page that every visitor loads unbound (home, join)."""
+    """A form shown on a page that every visitor loads unbound (home, join). Its widgets are
+    rendered once per process (`WidgetRenderedOnce`): what an instance changes in its fields
+    must be part of that cache's key."""
 
     bound_field_class = WidgetRenderedOnce
 

@@ -9,10 +9,13 @@ SQL with the call's values and builds the model instances as the ORM does (`Mode
 same field and backend conversions), without building the query again.
 
 Only for plain single-model reads (no select_related or annotations) whose parameters are
-exactly the call's arguments, in order. A locking read (`select_for_update`) is compiled on
-each connection as that database locks (FOR UPDATE on PostgreSQL, nothing on SQLite), and
-must run inside a transaction, as its queryset must. That is checked once, with the distinct sample
-values the read is declared with; a read that fails the check keeps using its queryset.
+exactly the call's arguments, in order. That is checked once, with the distinct sample values
+the read is declared with; a read that fails the check keeps using its queryset.
+
+A locking read (`select_for_update`) is compiled on each connection as that database locks
+(FOR UPDATE on PostgreSQL, nothing on SQLite). As its queryset would, it refuses to run
+outside a transaction where the database locks rows, on every call: a lock taken in
+autocommit would be let go at once.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Any
 
 from django.db import connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.transaction import TransactionManagementError
 
 from games.models import CentreCard, Game, NightAction, Seat, Vote
 
@@ -36,6 +40,7 @@ class _Plan:
     """One compilation of a read on one connection (connections are per thread)."""
 
     sql: str
+    locks: bool  # FOR UPDATE: only inside a transaction
     model: type[models.Model]
     fields: slice  # where the model's columns are in a row
     init_list: list[str]  # their attribute names, for Model.from_db
@@ -76,6 +81,8 @@ class PreparedRead[M: models.Model]:
             fields = slice(positions[0], positions[-1] + 1)
             plan = _Plan(
                 sql=sql,
+                locks=bool(queryset.query.select_for_update)
+                and connection.features.has_select_for_update,
                 model=compiler.klass_info["model"],
                 fields=fields,
                 init_list=[column[0].target.attname for column in select[fields]],
@@ -90,6 +97,10 @@ class PreparedRead[M: models.Model]:
         connection, plan = self._plan()
         if plan is None:
             return list(self._build(*args))
+        if plan.locks and connection.get_autocommit():
+            raise TransactionManagementError(
+                "select_for_update cannot be used outside of a transaction."
+            )
         with connection.cursor() as cursor:
             cursor.execute(plan.sql, args)
             rows = cursor.fetchall()

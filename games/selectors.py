@@ -35,11 +35,9 @@ from games.services import CHAT_PHASES, RULES_PHRASE, current_deck, deal_of
 
 # Lines of chat a page or a (re)connecting socket receives: a 30-minute day of a lively table.
 CHAT_HISTORY = 120
-# The newest CHAT_HISTORY lines of a game, newest first; and those after a line the page has.
+# The newest CHAT_HISTORY lines of a game after the line `after` (0: from the start), newest
+# first.
 RECENT_CHAT = PreparedRead(
-    lambda game_id: ChatMessage.objects.filter(game_id=game_id).order_by("-id")[:CHAT_HISTORY], 1
-)
-RECENT_CHAT_AFTER = PreparedRead(
     lambda game_id, after: (
         ChatMessage.objects.filter(game_id=game_id)
         .filter(id__gt=after)
@@ -418,7 +416,7 @@ def seat_view(
     players = tuple(PlayerRow(s.pk, s.name, s.is_host, s.pk == me.pk) for s in seats)
     view: dict[str, object] = {"game": game, "me": me, "players": players, "now": now}
     if with_chat:
-        lines = RECENT_CHAT(game.pk)
+        lines = RECENT_CHAT(game.pk, 0)
         view["chat"] = tuple(
             ChatLine(
                 id=m.pk,

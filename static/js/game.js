@@ -228,8 +228,9 @@
 
   // A form that moved the game on is answered without a panel ("follows"): the phase
   // change's push brings it, as it brings every other page of the table theirs. Should that
-  // push not come in time, ask for the panel as it stands.
-  const PANEL_PUSH_MS = 3000;
+  // push not come in time, ask for the panel as it stands (not too soon: on a server that is
+  // late with its pushes, every page asking again would make it later still).
+  const PANEL_PUSH_MS = 5000;
   let panelTimer = null;
 
   function expectPanel(phase) {
@@ -300,8 +301,8 @@
   // same fields to the same handler on the server, answered (a "status" frame marked
   // "answer") with the panel (with the error, if refused), or only the card the form changed
   // while the game stays in its phase, or, when it moved the game on, with nothing but the
-  // new phase (the push brings the panel), without an HTTP round trip. Offline, htmx POSTs as usual, and without
-  // JavaScript the forms post and redirect.
+  // new phase (the push brings the panel), without an HTTP round trip. Offline, htmx POSTs
+  // as usual, and without JavaScript the forms post and redirect.
   function sendFormOverSocket(event) {
     const detail = event.detail;
     const live = socket && socket.readyState === WebSocket.OPEN;

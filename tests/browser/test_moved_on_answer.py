@@ -15,8 +15,8 @@ from .live_server import LiveServer
 from .players import NewPlayerPage
 
 LIVE_MS = 3_000
-# The page asks for its panel when the push has not come 3 s after the answer (game.js).
-FALLBACK_MS = 3_000 + LIVE_MS
+# The page asks for its panel when the push has not come 5 s after the answer (game.js).
+FALLBACK_MS = 5_000 + LIVE_MS
 QUIET_DECK = {"villager": 3, "tanner": 1, "hunter": 1, "insomniac": 1}
 
 
@@ -25,6 +25,7 @@ def test_a_lost_phase_push_is_made_up_for_by_the_page(
 ) -> None:
     dropped: list[dict[str, object]] = []
     answers: list[dict[str, object]] = []
+    passed: list[dict[str, object]] = []
 
     def losing_the_night_push(ws: WebSocketRoute) -> None:
         """The host's socket, through the test: the push that carries the night's panel is
@@ -39,6 +40,7 @@ def test_a_lost_phase_push_is_made_up_for_by_the_page(
             if pushed_panel and frame.get("phase") == "night" and not frame.get("answer"):
                 dropped.append(frame)
                 return
+            passed.append(frame)
             ws.send(message)
 
         server.on_message(from_server)
@@ -61,9 +63,16 @@ def test_a_lost_phase_push_is_made_up_for_by_the_page(
     for row in ann.locator(".deck input[type=number]").all():
         role = (row.get_attribute("name") or "").removeprefix("count_")
         row.fill(str(QUIET_DECK.get(role, 0)))
+    expect(ann.locator("body[data-live=yes]")).to_be_attached()
+    before_saving = len(passed)
     ann.get_by_role("button", name="Save the cards").click()
     expect(ann.locator("#status")).to_contain_text("Cards (6 of 6 needed")
-    expect(ann.locator("body[data-live=yes]")).to_be_attached()
+    # The new deck is pushed to every page a moment after the form's answer, and that push
+    # swaps the status box, start button included: let it come before the click.
+    for _ in range(60):
+        if any("6 of 6 needed):" in str(f.get("html")) for f in passed[before_saving:]):
+            break
+        ann.wait_for_timeout(50)
     ann.evaluate("window.sameDocument = true")  # gone if the page reloads
 
     start = ann.get_by_role("button", name="Deal the cards and start the night")

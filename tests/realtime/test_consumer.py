@@ -1186,3 +1186,28 @@ def test_the_status_of_a_table_read_is_the_status_read_alone(phase: str) -> None
         Phase.VOTING: alone.votes_in,
     }
     assert in_so_far.get(phase, 1) == 1
+
+
+async def test_a_push_whose_panel_the_page_got_meanwhile_goes_out_without_it(
+    sockets: SocketOpener,
+) -> None:
+    """While a phase push is being read, the page may get that phase's panel another way (its
+    own "sync" after a late push, or a form's answer): the push then goes out without its
+    panel, which would wipe what the player has picked in the first."""
+    table = await database_sync_to_async(play_to)(Phase.NIGHT, THREE)
+    ann, hello = await sockets.seat(table, "Ann", phase=Phase.NIGHT)
+    assert hello["phase"] == Phase.NIGHT
+    real_state_frame = consumers.GameConsumer._state_frame
+    read_with_panel: list[bool] = []
+
+    async def overtaken(self: consumers.GameConsumer, *args: Any, **kwargs: Any) -> Frame | None:
+        frame = await real_state_frame(self, *args, **kwargs)
+        read_with_panel.append(frame is not None and "panel_html" in frame)
+        self._shown(Phase.DAY)  # meanwhile the page's own sync got the day's panel
+        return frame
+
+    with mock.patch.object(consumers.GameConsumer, "_state_frame", overtaken):
+        await database_sync_to_async(play_night)(table)
+        push, _ = await receive_until(ann, is_status(Phase.DAY))
+    assert read_with_panel == [True]  # the push was read with its panel...
+    assert "panel_html" not in push, push  # ...and went out without it

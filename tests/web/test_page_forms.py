@@ -38,3 +38,11 @@ def test_a_prefixed_or_differently_started_form_is_kept_apart() -> None:
     assert 'id="id_again-day_minutes"' in prefixed
     other = str(CreateGameForm(initial={"day_minutes": 7})["day_minutes"])
     assert 'value="7"' in other and str(CreateGameForm()["day_minutes"]) == plain
+
+
+def test_a_field_changed_by_an_instance_is_not_served_from_another_instances_render() -> None:
+    plain = str(JoinForm()["name"])
+    optional = JoinForm()
+    optional.fields["name"].required = False
+    assert "required" in plain and "required" not in str(optional["name"])
+    assert str(JoinForm()["name"]) == plain
