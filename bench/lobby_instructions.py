@@ -20,7 +20,10 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from bench.request_costs import uninstrumented_templates  # noqa: F401 (autouse fixture)
+from bench.request_costs import (
+    CREATE_FORM,
+    uninstrumented_templates,  # noqa: F401 (autouse fixture)
+)
 from games import broadcast, services
 from tests import factories
 
@@ -32,8 +35,7 @@ PLAYERS = 8
 def one_lobby() -> None:
     host = factories.new_client()
     assert host.get("/").status_code == 200
-    data = {"host_name": "Host", "ruleset": "house", "day_minutes": "5", "rules_phrase": "default"}
-    created = host.post(reverse("game_new"), data)
+    created = host.post(reverse("game_new"), CREATE_FORM)
     assert created.status_code == 302
     code = created.headers["location"].strip("/").split("/")[1]
     lobby = reverse("game", args=[code])

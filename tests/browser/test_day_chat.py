@@ -12,11 +12,9 @@ from datetime import UTC, datetime, timedelta
 from playwright.sync_api import Page, WebSocketRoute, expect
 
 from .live_server import LiveServer
-from .players import NewPlayerPage
+from .players import QUIET_DECK, NewPlayerPage, fill_deck, seat_table
 
 LIVE_MS = 3_000  # "within a second" is the goal; allow for a busy CI machine
-# Three players, only roles with no night action, so the night is three clicks.
-QUIET_DECK = {"villager": 3, "tanner": 1, "hunter": 1, "insomniac": 1}
 
 
 def chat_lines(page: Page) -> list[str]:
@@ -43,25 +41,14 @@ def test_day_chat_reconnect_and_deadline(
     cat = new_player_page("Cat", phone=True)
     cat.context.route_web_socket(re.compile(r"/ws/game/"), through_proxy)
 
-    ann.goto(live_server.url + "/")
-    ann.get_by_label("Your name").fill("Ann")
-    ann.get_by_label("Players type the rules phrase to join").select_option("no")
-    ann.get_by_role("button", name="Create the game").click()
-    code = re.search(r"/g/([A-Z0-9]+)/$", ann.url).group(1)  # type: ignore[union-attr]
-    for page, name in ((ben, "Ben"), (cat, "Cat")):
-        page.goto(f"{live_server.url}/g/{code}/join")
-        page.get_by_label("Your name").fill(name)
-        page.get_by_role("button", name="Take a seat").click()
-        expect(page.get_by_text("Waiting for the host")).to_be_visible()
+    code = seat_table(live_server.url, ann, "Ann", {"Ben": ben, "Cat": cat})
 
     # Lobby chat, live on every page.
     say(ben, "hi all, ready when you are")
     for page in (ann, cat):
         expect(page.locator("#chat-log")).to_contain_text("ready when you are", timeout=LIVE_MS)
 
-    for row in ann.locator(".deck input[type=number]").all():
-        role = (row.get_attribute("name") or "").removeprefix("count_")
-        row.fill(str(QUIET_DECK.get(role, 0)))
+    fill_deck(ann, QUIET_DECK)
     ann.get_by_role("button", name="Save the cards").click()
     expect(ann.locator("#status")).to_contain_text("Cards (6 of 6 needed")
     ann.get_by_role("button", name="Deal the cards and start the night").click()

@@ -12,12 +12,11 @@ import re
 from playwright.sync_api import WebSocketRoute, expect
 
 from .live_server import LiveServer
-from .players import NewPlayerPage
+from .players import QUIET_DECK, NewPlayerPage, fill_deck, seat_table
 
 LIVE_MS = 3_000
 # The page asks for its panel when the push has not come 5 s after the answer (game.js).
 FALLBACK_MS = 5_000 + LIVE_MS
-QUIET_DECK = {"villager": 3, "tanner": 1, "hunter": 1, "insomniac": 1}
 
 
 def test_a_lost_phase_push_is_made_up_for_by_the_page(
@@ -50,19 +49,8 @@ def test_a_lost_phase_push_is_made_up_for_by_the_page(
     cat = new_player_page("Cat", phone=True)
     ann.context.route_web_socket(re.compile(r"/ws/game/"), losing_the_night_push)
 
-    ann.goto(live_server.url + "/")
-    ann.get_by_label("Your name").fill("Ann")
-    ann.get_by_label("Players type the rules phrase to join").select_option("no")
-    ann.get_by_role("button", name="Create the game").click()
-    code = re.search(r"/g/([A-Z0-9]+)/$", ann.url).group(1)  # type: ignore[union-attr]
-    for page, name in ((ben, "Ben"), (cat, "Cat")):
-        page.goto(f"{live_server.url}/g/{code}/join")
-        page.get_by_label("Your name").fill(name)
-        page.get_by_role("button", name="Take a seat").click()
-        expect(page.get_by_text("Waiting for the host")).to_be_visible()
-    for row in ann.locator(".deck input[type=number]").all():
-        role = (row.get_attribute("name") or "").removeprefix("count_")
-        row.fill(str(QUIET_DECK.get(role, 0)))
+    seat_table(live_server.url, ann, "Ann", {"Ben": ben, "Cat": cat})
+    fill_deck(ann, QUIET_DECK)
     expect(ann.locator("body[data-live=yes]")).to_be_attached()
     before_saving = len(passed)
     ann.get_by_role("button", name="Save the cards").click()
