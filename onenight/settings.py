@@ -92,10 +92,25 @@ MIDDLEWARE = [
 ROOT_URLCONF = "onenight.urls"
 ASGI_APPLICATION = "onenight.asgi.application"
 
+# The app's pages and fragments are Jinja2 templates (onenight/templating.py says why); the
+# admin's stay with Django's engine, which finds them in the apps' own folders.
 TEMPLATES = [
     {
-        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "BACKEND": "onenight.templating.Jinja2Fragments",
         "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": False,
+        "OPTIONS": {
+            "environment": "onenight.templating.environment",
+            "context_processors": [
+                # The backend's own csrf_token masks a new copy of the token each time a
+                # template reads it (every form of a page); this one masks it once per render.
+                "django.template.context_processors.csrf",
+                "django.template.context_processors.csp",
+            ],
+        },
+    },
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

@@ -420,7 +420,7 @@ def test_the_game_page_escapes_html_in_the_chat_history() -> None:
     response = client_for(table, "Ben").get(reverse("game", args=[table.code]))
     assert response.status_code == 200
     page = response.content.decode()
-    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;b&gt;bold&lt;/b&gt; &amp;" in page
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&lt;b&gt;bold&lt;/b&gt; &amp;" in page
     assert "<script>alert(" not in page
     assert "<b>bold</b>" not in page
     assert "<img src=x" not in page

@@ -376,8 +376,6 @@ def test_chat_and_names_are_escaped_on_every_page() -> None:
     for name in table.names:
         body = raw(client_for(table, name).get(url("game", table.code)))
         assert "<script>alert" not in body and "<b>Bo</b>" not in body and "<i>hi</i>" not in body
-        assert (
-            "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;i&gt;hi&lt;/i&gt;" in body
-        )
+        assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; &lt;i&gt;hi&lt;/i&gt;" in body
         assert "&lt;b&gt;Bo&lt;/b&gt;" in body
         assert "Zoë 🐺" in body
