@@ -20,10 +20,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from bench.request_costs import (
-    CREATE_FORM,
-    uninstrumented_templates,  # noqa: F401 (autouse fixture)
-)
+from bench.request_costs import CREATE_FORM
 from games import broadcast, services
 from tests import factories
 

@@ -17,10 +17,7 @@ import os
 
 import pytest
 
-from bench.request_costs import (
-    eight_seat_deal,
-    uninstrumented_templates,  # noqa: F401 (autouse fixture)
-)
+from bench.request_costs import eight_seat_deal
 from games import broadcast, services
 from games.consumers import _read_phase_change
 from games.models import Phase

@@ -21,8 +21,6 @@ from collections.abc import Callable
 import pytest
 from django.conf import settings
 from django.http import QueryDict
-from django.template.base import PartialTemplate, Template
-from django.test.utils import _TestState
 from django.urls import clear_url_caches, path, reverse
 
 from games import broadcast, services
@@ -46,17 +44,6 @@ CREATE_FORM = {
     "day_minutes": "5",
     "rules_phrase": "default",
 }
-
-
-@pytest.fixture(autouse=True)
-def uninstrumented_templates(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Render templates as the server does. The test environment wraps every template's render
-    to record its context for the test client (`django.test.utils.instrumented_test_render`),
-    which more than doubles the cost of a page: the home page's render took 3.6 ms with it and
-    1.5 ms without."""
-    saved = _TestState.saved_data
-    monkeypatch.setattr(Template, "_render", saved.template_render)
-    monkeypatch.setattr(PartialTemplate, "_render", saved.partial_template_render)
 
 
 def best_ms(fn: Callable[[], object], calls: int = 20, rounds: int = 15) -> float:

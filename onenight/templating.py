@@ -15,7 +15,6 @@ box, the reveal card) goes into each seat's panel as it is, not escaped a second
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import jinja2
@@ -69,8 +68,8 @@ class _Block:
         self.filename = template.filename
         self.name = f"{template.name}#{block}"
 
-    def render(self, context: Mapping[str, Any]) -> str:
-        return "".join(self._render_block(self._template.new_context(dict(context))))
+    def render(self, context: dict[str, Any]) -> str:
+        return "".join(self._render_block(self._template.new_context(context)))
 
 
 class _SafeTemplate(JinjaTemplate):
