@@ -1,6 +1,6 @@
 """Hand-written SQL for the statements that run on every chat line (the rate count and the
-insert), the counts every action, "ready" and vote makes, and storing a table's rows after the
-deal and the night.
+insert), the counts every action, "ready" and vote makes, storing a vote, and storing a
+table's rows after the deal, the night and a "ready".
 
 Everywhere else the ORM is the right tool. Here it is not: on this project's server, building
 a query through the ORM costs some twenty times what SQLite then takes to run it (a seat read
@@ -22,7 +22,7 @@ from datetime import datetime
 
 from django.db import connection, models
 
-from games.models import ChatMessage
+from games.models import ChatMessage, Vote
 
 
 def _quote(name: str) -> str:
@@ -74,6 +74,19 @@ def chat_line_insert(
     return line
 
 
+def vote_insert(*, game_id: int, voter_id: int, target_id: int, cast_at: datetime) -> None:
+    """Store a player's vote (IntegrityError if the voter has one already)."""
+    columns = ", ".join(
+        _col(Vote, f) for f in ("game", "voter", "target", "by_deadline", "cast_at")
+    )
+    values = [game_id, voter_id, target_id, False]
+    values.append(connection.ops.adapt_datetimefield_value(cast_at))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {_table(Vote)} ({columns}) VALUES (%s, %s, %s, %s, %s)", values
+        )
+
+
 def update_rows(rows: Sequence[models.Model], fields: Iterable[str]) -> None:
     """Store `fields` of each of `rows` (all of one model): one UPDATE by primary key, run
     once per row with the values each field prepares for the database."""
@@ -91,18 +104,37 @@ def update_rows(rows: Sequence[models.Model], fields: Iterable[str]) -> None:
         cursor.executemany(sql, params)
 
 
-def count_rows(model: type[models.Model], **equal: object) -> int:
-    """How many rows of `model` have each named field equal to the given value (values as the
-    ORM would filter by them: a foreign key by its id)."""
+def _where(model: type[models.Model], equal: dict[str, object]) -> tuple[str, list[object]]:
+    """A WHERE clause (and its parameters) for each named field equal to the given value
+    (values as the ORM would filter by them: a foreign key by its id)."""
     fields = [model._meta.get_field(name) for name in equal]
     where = " AND ".join(f"{_quote(f.column)} = %s" for f in fields)
     params = [
         f.get_db_prep_value(value, connection, prepared=False)
         for f, value in zip(fields, equal.values(), strict=True)
     ]
+    return where, params
+
+
+def count_rows(model: type[models.Model], **equal: object) -> int:
+    """How many rows of `model` have each named field equal to the given value."""
+    where, params = _where(model, equal)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT COUNT(*) FROM {_table(model)} WHERE {where}", params)
+        return int(cursor.fetchone()[0])
+
+
+def count_rows_and_flagged(
+    model: type[models.Model], flag: str, **equal: object
+) -> tuple[int, int]:
+    """How many rows of `model` have each named field equal to the given value, and how many
+    of those have the boolean field `flag` set: two counts in one statement."""
+    where, params = _where(model, equal)
+    flagged = f"CASE WHEN {_col(model, flag)} THEN 1 ELSE 0 END"
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT COUNT(*) FROM {_table(model)} WHERE {where}",
+            f"SELECT COUNT(*), COALESCE(SUM({flagged}), 0) FROM {_table(model)} WHERE {where}",
             params,
         )
-        return int(cursor.fetchone()[0])
+        total, count = cursor.fetchone()
+        return int(total), int(count)

@@ -550,11 +550,12 @@ def day_end(*, host: Seat, now: datetime | None = None) -> None:
 @transaction.atomic
 def seat_ready_set(*, seat: Seat, ready: bool, now: datetime | None = None) -> None:
     """A player marks (or unmarks) "ready to vote"; when everyone is ready, the day ends."""
-    game = _seat_in_game(seat)
+    current = _current_seat(seat)
+    game = current.game
     _expect_phase(game, Phase.DAY)
-    Seat.objects.filter(pk=seat.pk).update(ready_to_vote=bool(ready))
-    total = hot_queries.count_rows(Seat, game=game.pk)
-    ready_count = hot_queries.count_rows(Seat, game=game.pk, ready_to_vote=True)
+    current.ready_to_vote = bool(ready)
+    _update_each([current], "ready_to_vote")
+    total, ready_count = hot_queries.count_rows_and_flagged(Seat, "ready_to_vote", game=game.pk)
     if ready_count >= total:
         _start_voting(game, now)
     else:
@@ -580,7 +581,9 @@ def vote_cast(*, seat: Seat, target_id: int, now: datetime | None = None) -> Non
         raise ServiceError("You cannot vote for yourself.")
     try:
         with transaction.atomic():
-            Vote.objects.create(game=game, voter_id=seat.pk, target=target)
+            hot_queries.vote_insert(
+                game_id=game.pk, voter_id=seat.pk, target_id=target.pk, cast_at=timezone.now()
+            )
     except IntegrityError:
         raise ServiceError("You already voted; votes are final.") from None
     cast = hot_queries.count_rows(Vote, game=game.pk)
