@@ -37,6 +37,12 @@ def _col(model: type[models.Model], field: str) -> str:
     return _quote(model._meta.get_field(field).column)
 
 
+def _insert(model: type[models.Model], fields: Sequence[str]) -> str:
+    """An INSERT of one row of `model`, with a placeholder for each named field's value."""
+    columns = ", ".join(_col(model, f) for f in fields)
+    return f"INSERT INTO {_table(model)} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
+
+
 def chat_lines_since(*, seat_id: int, since: datetime) -> int:
     """How many chat lines seat `seat_id` stored after `since` (the rate limit's count)."""
     with connection.cursor() as cursor:
@@ -52,12 +58,9 @@ def chat_line_insert(
     *, game_id: int, seat_id: int, author: str, text: str, phase: str, sent_at: datetime
 ) -> ChatMessage:
     """Store a player's chat line; returns it as a saved ChatMessage."""
-    columns = ", ".join(
-        _col(ChatMessage, f) for f in ("game", "seat", "author", "text", "phase", "sent_at")
-    )
+    sql = _insert(ChatMessage, ("game", "seat", "author", "text", "phase", "sent_at"))
     values = [game_id, seat_id, author, text, phase]
     values.append(connection.ops.adapt_datetimefield_value(sent_at))
-    sql = f"INSERT INTO {_table(ChatMessage)} ({columns}) VALUES (%s, %s, %s, %s, %s, %s)"
     with connection.cursor() as cursor:
         if connection.features.can_return_columns_from_insert:
             cursor.execute(f"{sql} RETURNING {_col(ChatMessage, 'id')}", values)
@@ -76,15 +79,11 @@ def chat_line_insert(
 
 def vote_insert(*, game_id: int, voter_id: int, target_id: int, cast_at: datetime) -> None:
     """Store a player's vote (IntegrityError if the voter has one already)."""
-    columns = ", ".join(
-        _col(Vote, f) for f in ("game", "voter", "target", "by_deadline", "cast_at")
-    )
+    sql = _insert(Vote, ("game", "voter", "target", "by_deadline", "cast_at"))
     values = [game_id, voter_id, target_id, False]
     values.append(connection.ops.adapt_datetimefield_value(cast_at))
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {_table(Vote)} ({columns}) VALUES (%s, %s, %s, %s, %s)", values
-        )
+        cursor.execute(sql, values)
 
 
 def update_rows(rows: Sequence[models.Model], fields: Iterable[str]) -> None:
