@@ -172,6 +172,7 @@
     status.outerHTML = html;
     const fresh = document.getElementById("status");
     if (fresh && window.htmx) window.htmx.process(fresh);
+    keepFormsBusy();
     tick();
   }
 
@@ -187,9 +188,11 @@
   function swapPanel(html) {
     const panel = document.getElementById("panel");
     if (!panel || !html) return;
+    const phase = panel.dataset.phase;
     panel.outerHTML = html;
     const fresh = document.getElementById("panel");
     if (fresh && window.htmx) window.htmx.process(fresh);
+    if (fresh && fresh.dataset.phase === phase) keepFormsBusy();
     panelChanged();
   }
 
@@ -206,6 +209,7 @@
     old.outerHTML = html;
     const fresh = document.getElementById(id);
     if (fresh && window.htmx) window.htmx.process(fresh);
+    keepFormsBusy();
     tick();
   }
 
@@ -318,10 +322,7 @@
     socket.send(JSON.stringify({ type: "form", path: detail.path, fields: fields }));
     const form = detail.elt;
     formsInFlight.push(form);
-    form.setAttribute("aria-busy", "true");
-    form.querySelectorAll("button").forEach(function (b) {
-      b.disabled = true;
-    });
+    setBusy(form, true);
     // A socket can look open and be dead (a phone that changed networks): without an answer
     // in time, close it; the reconnection asks for the panel (panelInDoubt).
     clearTimeout(formTimer);
@@ -336,9 +337,33 @@
     const form = formsInFlight.shift();
     if (!formsInFlight.length) clearTimeout(formTimer);
     if (!form || stillBusy) return;
-    form.removeAttribute("aria-busy");
+    setBusy(form, false);
+  }
+
+  function setBusy(form, busy) {
+    if (busy) form.setAttribute("aria-busy", "true");
+    else form.removeAttribute("aria-busy");
     form.querySelectorAll("button").forEach(function (b) {
-      b.disabled = false;
+      b.disabled = busy;
+    });
+  }
+
+  // A push can replace, within the same phase, the card of a form still waiting for its
+  // answer (the lobby's status box, start button included, is pushed again whenever someone
+  // joins or the deck changes). The fresh copy of that form, found by where it posts, takes
+  // the old one's place in the queue and stays busy until the answer comes: clicked again,
+  // it would only be refused.
+  function keepFormsBusy() {
+    const panel = document.getElementById("panel");
+    formsInFlight.forEach(function (form, i) {
+      const action = form.getAttribute("action");
+      if (!panel || !action || panel.contains(form)) return;
+      const twin = Array.from(panel.querySelectorAll("form")).find(function (other) {
+        return other.getAttribute("action") === action;
+      });
+      if (!twin) return;
+      setBusy(twin, true);
+      formsInFlight[i] = twin;
     });
   }
 
