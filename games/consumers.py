@@ -317,18 +317,20 @@ def _answer_form(
     if game is None:
         return None
     error = None
+    taken = None
     try:
-        seat_forms.BY_URL_NAME[form.name](form.fields, seat, **form.arguments)
+        taken = seat_forms.BY_URL_NAME[form.name](form.fields, seat, **form.arguments)
     except services.ServiceError as refused:
         error = str(refused)
     if error is None:
-        after = GAME_BY_ID.one(seat.game_id)
+        # The game as the service left it, or as it is now for a form that does not say.
+        after = taken.game if taken is not None else GAME_BY_ID.one(seat.game_id)
         if after is None:
             return None
         if after.phase != game.phase:
             return _moved_on_answer(after)
         if form.name in FORM_CARDS:
-            answer = _card_answer(seat, after, form.name, csrf_token)
+            answer = _card_answer(seat, after, form.name, csrf_token, taken)
             if answer is not None:
                 return answer
     table = _read_table(seat.game_id)
@@ -349,11 +351,18 @@ def _moved_on_answer(game: Game) -> dict[str, Any]:
     return _game_frame(game, game.phase, timezone.now(), answer=True, follows=True)
 
 
-def _card_answer(seat: Seat, game: Game, form_name: str, csrf_token: str) -> dict[str, Any] | None:
+def _card_answer(
+    seat: Seat,
+    game: Game,
+    form_name: str,
+    csrf_token: str,
+    taken: services.Taken | None = None,
+) -> dict[str, Any] | None:
     """The answer to a form that `seat` sent and that was taken, `game` (as read after it)
     still in the form's phase: the one card it changed ("part_html", swapped by the page for
-    the element with the id "part"). None when the card needs the whole view."""
-    view = card_view(game, seat, form_name)
+    the element with the id "part"). None when the card needs the whole view. `taken`: what
+    the form's service handed back, which spares the card its reads."""
+    view = card_view(game, seat, form_name, taken)
     if view is None:
         return None
     card, element_id = FORM_CARDS[form_name]

@@ -7,7 +7,9 @@ and change the game only through games/services, so they cannot drift apart.
 
 Each handler takes the posted fields (a QueryDict: repeated names keep every value), the seat
 of the player who sent them and the URL's arguments besides the game code; it raises
-ServiceError (nothing changed) when the game cannot take the request.
+ServiceError (nothing changed) when the game cannot take the request. The forms a whole table
+sends at once ("ready", the vote) hand back what their service changed (`services.Taken`),
+which the socket's answer uses instead of reading it again; the others return None.
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ from games import services
 from games.engine import CENTRE_POSITIONS, Role
 from games.forms import VoteForm
 from games.models import Seat
-from games.services import NotAllowedError, ServiceError
+from games.services import NotAllowedError, ServiceError, Taken
 
-SeatForm = Callable[..., None]
+SeatForm = Callable[..., Taken | None]
 
 
 def deck(fields: QueryDict, seat: Seat) -> None:
@@ -80,15 +82,15 @@ def end_day(fields: QueryDict, seat: Seat) -> None:
     services.day_end(host=seat)
 
 
-def ready(fields: QueryDict, seat: Seat) -> None:
-    services.seat_ready_set(seat=seat, ready=fields.get("ready") != "no")
+def ready(fields: QueryDict, seat: Seat) -> Taken:
+    return services.seat_ready_set(seat=seat, ready=fields.get("ready") != "no")
 
 
-def vote(fields: QueryDict, seat: Seat) -> None:
+def vote(fields: QueryDict, seat: Seat) -> Taken:
     form = VoteForm(fields)
     if not form.is_valid():
         raise ServiceError("Choose the player you vote for.")
-    services.vote_cast(seat=seat, target_id=form.cleaned_data["target"])
+    return services.vote_cast(seat=seat, target_id=form.cleaned_data["target"])
 
 
 # By the name of the URL each form posts to (games/urls.py).

@@ -31,7 +31,7 @@ from games.prepared import (
     PreparedRead,
     of_game,
 )
-from games.services import CHAT_PHASES, RULES_PHRASE, current_deck, deal_of
+from games.services import CHAT_PHASES, RULES_PHRASE, Taken, current_deck, deal_of
 
 # Lines of chat a page or a (re)connecting socket receives: a 30-minute day of a lively table.
 CHAT_HISTORY = 120
@@ -483,22 +483,28 @@ FORM_CARDS: dict[str, tuple[str, str]] = {
 }
 
 
-def card_view(game: Game, seat: Seat, form: str) -> SeatView | None:
+def card_view(game: Game, seat: Seat, form: str, taken: Taken | None = None) -> SeatView | None:
     """What the card of `form` (a key of FORM_CARDS) shows `seat` once its form was taken, the
     game still in the form's phase: a SeatView with only the fields that card reads, from two
-    small reads instead of the whole table. None when the card needs the whole view: the
-    Doppelganger's copy was taken, and the card now asks for the copied role's action."""
+    small reads instead of the whole table, or none when the form's service handed back what
+    it changed (`taken`). None when the card needs the whole view: the Doppelganger's copy
+    was taken, and the card now asks for the copied role's action."""
     view: dict[str, object] = {"game": game, "me": seat, "players": (), "now": timezone.now()}
     if form == "night_action":
         action = ACTION_OF_SEAT.one(seat.pk)
         if action is None or not action.complete:
             return None
         view["action_sent"] = True
+    elif form == "ready" and taken is not None:
+        view["me"] = taken.seat
     elif form == "ready":
         fresh = SEAT_AT_GAME.one(seat.pk, game.pk)
         if fresh is None:
             return None
         view["me"] = fresh
+    elif form == "vote" and taken is not None:
+        view["has_voted"] = True
+        view["my_vote"] = taken.voted_for
     elif form == "vote":
         vote = VOTE_OF_SEAT.one(seat.pk)
         if vote is None:

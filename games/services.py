@@ -16,6 +16,7 @@ import secrets
 import time
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -58,6 +59,18 @@ class WrongPhaseError(ServiceError):
 
 class NotAllowedError(ServiceError):
     """The seat may not do this (not the host, not in this game)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """What a player's change left behind, as its transaction committed it, handed back so
+    that the answer to the form need not read it again (games/consumers.py): the game (its
+    phase tells whether the change moved it on), the sender's seat, and for a vote the name
+    voted for."""
+
+    game: Game
+    seat: Seat
+    voted_for: str | None = None
 
 
 def _now(now: datetime | None) -> datetime:
@@ -548,7 +561,7 @@ def day_end(*, host: Seat, now: datetime | None = None) -> None:
 
 
 @transaction.atomic
-def seat_ready_set(*, seat: Seat, ready: bool, now: datetime | None = None) -> None:
+def seat_ready_set(*, seat: Seat, ready: bool, now: datetime | None = None) -> Taken:
     """A player marks (or unmarks) "ready to vote"; when everyone is ready, the day ends."""
     current = _current_seat(seat)
     game = current.game
@@ -560,15 +573,17 @@ def seat_ready_set(*, seat: Seat, ready: bool, now: datetime | None = None) -> N
         _start_voting(game, now)
     else:
         announce_on_commit(game.code, "ready", ready=ready_count, total=total)
+    return Taken(game, current)
 
 
 # --- Voting and reveal ------------------------------------------------------------------------
 
 
 @transaction.atomic
-def vote_cast(*, seat: Seat, target_id: int, now: datetime | None = None) -> None:
+def vote_cast(*, seat: Seat, target_id: int, now: datetime | None = None) -> Taken:
     """A secret, final vote for another player (rules/000 s3d); the last vote brings the reveal."""
-    game = _seat_in_game(seat)
+    current = _current_seat(seat)
+    game = current.game
     _expect_phase(game, Phase.VOTING)
     if hot_queries.count_rows(Vote, voter=seat.pk):
         raise ServiceError("You already voted; votes are final.")
@@ -592,6 +607,7 @@ def vote_cast(*, seat: Seat, target_id: int, now: datetime | None = None) -> Non
         _reveal(game, now)
     else:
         announce_on_commit(game.code, "vote-progress", cast=cast, total=total)
+    return Taken(game, current, voted_for=target.name)
 
 
 def _reveal(game: Game, now: datetime | None) -> None:

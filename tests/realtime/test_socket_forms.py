@@ -20,6 +20,9 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connection
+from django.http import QueryDict
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import consumers, services
@@ -375,3 +378,23 @@ async def test_the_doppelgangers_copy_is_answered_with_the_whole_panel_then_its_
     action = await send_form(ann, f"/g/{table.code}/action", {"targets": ["Cat"]})
     assert "Your action is in" in action["part_html"]
     await db(assert_card_of_panel)(action, table, "Ann", "night-action")
+
+
+@pytest.mark.parametrize("form_name", ["ready", "vote"])
+def test_a_ready_or_a_vote_is_answered_from_what_its_service_changed(form_name: str) -> None:
+    """The forms a whole table sends at once read nothing once their transaction has
+    committed: the service hands back the game, the seat and the name voted for
+    (services.Taken), and the card is drawn from those, the same card as the whole panel's."""
+    phase = Phase.DAY if form_name == "ready" else Phase.VOTING
+    table = play_to(phase, THREE)
+    fields = QueryDict(f"target={table.seats['Cat'].pk}" if form_name == "vote" else "")
+    form = consumers.SocketForm(name=form_name, fields=fields, arguments={})
+    with CaptureQueriesContext(connection) as captured:
+        answer = consumers._answer_form(table.seats["Ann"], form, "the-page-cookie-token", "")
+    sql = [q["sql"] for q in captured.captured_queries]
+    assert sql and sql[-1] == "COMMIT", sql  # nothing read again after the change
+    assert answer is not None
+    element_id = "day-ready" if form_name == "ready" else "voting"
+    assert_card_of_panel(answer, table, "Ann", element_id)
+    if form_name == "vote":
+        assert "You voted for <strong>Cat</strong>" in answer["part_html"]
