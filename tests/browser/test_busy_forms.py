@@ -23,22 +23,20 @@ LIVE_MS = 3_000
 def test_a_redrawn_start_button_stays_busy_until_the_answer(
     live_server: LiveServer, new_player_page: NewPlayerPage, game_db: GameDB
 ) -> None:
-    held: list[str] = []
-    starts_sent: list[str] = []
-    release: list[object] = []
+    held: list[tuple[WebSocketRoute, str | bytes]] = []  # (its way to the server, the frame)
+    starts_sent: list[str | bytes] = []
 
     def holding_the_start(ws: WebSocketRoute) -> None:
-        """The host's sockets, through the test: the first page's start form waits here until
+        """The host's sockets, through the test: the first start form sent waits here until
         the test lets it go; everything else passes both ways."""
         server = ws.connect_to_server()
 
         def from_page(message: str | bytes) -> None:
             frame = json.loads(message)
             if frame.get("type") == "form" and str(frame.get("path", "")).endswith("/start"):
-                starts_sent.append(str(message))
-                if not release:
-                    held.append(str(message))
-                    release.append(server)
+                starts_sent.append(message)
+                if not held:
+                    held.append((server, message))
                     return
             server.send(message)
 
@@ -55,7 +53,6 @@ def test_a_redrawn_start_button_stays_busy_until_the_answer(
     expect(ann.locator("body[data-live=yes]")).to_be_attached()
     ann.get_by_role("button", name="Save the cards").click()
     expect(ann.locator("#status")).to_contain_text("Cards (6 of 6 needed")
-    ann.wait_for_timeout(500)  # the deck's own push, which redraws the box, has come
 
     start = ann.get_by_role("button", name="Deal the cards and start the night")
     start.click()
@@ -63,7 +60,8 @@ def test_a_redrawn_start_button_stays_busy_until_the_answer(
     assert held, "the start form did not go over the socket"
 
     # The host's second tab saves the same deck: every page of the table gets its status box
-    # again, the first tab's included, while its start is still on its way.
+    # again, the first tab's included, while its start is still on its way. (Should the first
+    # save's own push come only now, it redraws the box all the same.)
     ann.evaluate("document.getElementById('status').dataset.stale = 'yes'")
     other_tab = ann.context.new_page()
     other_tab.goto(f"{live_server.url}/g/{code}/")
@@ -73,8 +71,8 @@ def test_a_redrawn_start_button_stays_busy_until_the_answer(
     expect(ann.locator("#panel[data-phase=lobby]")).to_be_visible()
     expect(start).to_be_disabled()  # the fresh button, drawn by the push
 
-    socket = release[0]
-    socket.send(held[0])  # type: ignore[attr-defined]
+    server, start_frame = held[0]
+    server.send(start_frame)
     for page in (ann, ben, cat):
         expect(page.locator("#panel[data-phase=night]")).to_be_visible(timeout=LIVE_MS)
     assert len(starts_sent) == 1, starts_sent

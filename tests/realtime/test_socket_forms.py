@@ -53,7 +53,8 @@ db = database_sync_to_async
 TRIO = ("Ann", "Ben", "Cat")
 CSRF = {"csrfmiddlewaretoken": ["sent-along-as-the-page-does"]}
 # The page's CSRF cookie: the token a card or panel sent over the socket carries.
-TOKEN_COOKIE = "; csrftoken=the-page-cookie-token"
+PAGE_TOKEN = "the-page-cookie-token"
+TOKEN_COOKIE = f"; csrftoken={PAGE_TOKEN}"
 
 
 async def send_form(
@@ -117,7 +118,7 @@ def assert_card_of_panel(answer: Frame, table: Table, name: str, element_id: str
     card = answer["part_html"].strip()
     assert card.startswith(f'<div class="card" id="{element_id}">'), card
     assert 'role="alert"' not in card
-    assert card in whole_panel(table, name, TOKEN_COOKIE.rsplit("=", 1)[1])
+    assert card in whole_panel(table, name, PAGE_TOKEN)
 
 
 async def test_a_night_action_over_the_socket_is_stored_and_answered_with_its_card(
@@ -390,7 +391,7 @@ def test_a_ready_or_a_vote_is_answered_from_what_its_service_changed(form_name: 
     fields = QueryDict(f"target={table.seats['Cat'].pk}" if form_name == "vote" else "")
     form = consumers.SocketForm(name=form_name, fields=fields, arguments={})
     with CaptureQueriesContext(connection) as captured:
-        answer = consumers._answer_form(table.seats["Ann"], form, "the-page-cookie-token", "")
+        answer = consumers._answer_form(table.seats["Ann"], form, PAGE_TOKEN, "")
     sql = [q["sql"] for q in captured.captured_queries]
     assert sql and sql[-1] == "COMMIT", sql  # nothing read again after the change
     assert answer is not None
