@@ -180,7 +180,7 @@ class Baseline:
         players = []
         for sock in self.sockets:
             g, seat = divmod(sock.sid, cfg.players)
-            night = start + g * cfg.ramp / games + 0.1
+            night = cfg.table_start(start, g, games) + 0.1
             day = night + cfg.think[1] + 0.3
             t = day + h.rng.uniform(0, cfg.chat_every)
             index = 0

@@ -74,6 +74,11 @@ class Config:
     # socket is live ("socket"), or as htmx POSTs, as without a live socket ("http").
     forms: str = "socket"
 
+    def table_start(self, t0: float, index: int, games: int) -> float:
+        """When table `index` of `games` begins (its creation, its start, or the floor's replay
+        of them): the tables are spread evenly over `ramp` seconds from `t0`."""
+        return t0 + index * self.ramp / games
+
     @property
     def day_minutes(self) -> int:
         # Longer than the bots' chat, so the game's own deadline never ends the day early.

@@ -213,7 +213,7 @@ async def run_step(
         )
     t0 = h.now() + 0.2
     for game in tables:
-        game.start_at = t0 + game.index * cfg.ramp / games
+        game.start_at = cfg.table_start(t0, game.index, games)
 
     # At most `lobby_concurrency` players joining at once: a storm of hundreds of concurrent
     # requests would leave the server's heap high (freed memory is reused by the sockets next,
@@ -252,7 +252,10 @@ async def run_step(
     await replay_lobby(
         h,
         [b.target for b in bots],
-        [None if game.index in broken else t0 + game.index * cfg.ramp / games for game in tables],
+        [
+            None if game.index in broken else cfg.table_start(t0, game.index, games)
+            for game in tables
+        ],
         lobby_concurrency,
         lobby_floor,
     )
@@ -311,7 +314,7 @@ async def run_step(
     games_cpu = CpuWindow(pids).start()
     t0 = h.now() + 0.5
     for game in tables:
-        game.start_at = t0 + game.index * cfg.ramp / games
+        game.start_at = cfg.table_start(t0, game.index, games)
     probe_recorder = Recorder()
     probe = asyncio.create_task(_probe(h, targets, probe_recorder))
     profiler = None
