@@ -56,6 +56,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from games.origin import SameOriginValidator  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.ticker import TickerMiddleware, start_with_daphne  # noqa: E402
+from onenight.templating import compile_templates  # noqa: E402
 
 
 class SharedThread:
@@ -89,6 +90,9 @@ application = TickerMiddleware(
 
 # Deadlines must fire with no browser open: start the ticker with the server, not the first page.
 start_with_daphne()
+
+# The templates are compiled now rather than by the first requests (onenight/templating.py).
+compile_templates()
 
 # Everything is loaded: leave it out of the garbage collector's walks (onenight/garbage.py).
 tune_for_server()

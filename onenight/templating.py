@@ -19,7 +19,7 @@ from typing import Any
 
 import jinja2
 from django.http import HttpRequest
-from django.template import TemplateDoesNotExist
+from django.template import TemplateDoesNotExist, engines
 from django.template.backends.jinja2 import Jinja2
 from django.template.backends.jinja2 import Template as JinjaTemplate
 from django.template.defaultfilters import capfirst, pluralize, time, yesno
@@ -90,3 +90,20 @@ class Jinja2Fragments(Jinja2):
         if block not in template.blocks:
             raise TemplateDoesNotExist(template_name, backend=self)
         return _SafeTemplate(_Block(template, block), self)
+
+
+def compile_templates() -> list[str]:
+    """Compile every template of the app's engine now, and keep it compiled; the names.
+
+    Jinja2 compiles a template the first time it is asked for: games/game.html, which every
+    game page and panel renders, takes about 40 ms, and on a server that time is the worker
+    thread's, so the first page or push after a restart made everyone behind it wait too.
+    The server calls this once while it loads (onenight/asgi.py), before it serves anything.
+    """
+    compiled: list[str] = []
+    for engine in engines.all():
+        if isinstance(engine, Jinja2Fragments):
+            for name in engine.env.list_templates():
+                engine.env.get_template(name)
+                compiled.append(name)
+    return compiled
