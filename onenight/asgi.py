@@ -10,6 +10,7 @@ from django.core.handlers.asgi import ASGIHandler
 from django.core.handlers.base import BaseHandler
 from django.http import FileResponse, HttpRequest
 from django.http.response import HttpResponseBase
+from django.urls import reverse
 
 from games.worker import WorkerThread
 from onenight.garbage import tune_for_server
@@ -91,8 +92,11 @@ application = TickerMiddleware(
 # Deadlines must fire with no browser open: start the ticker with the server, not the first page.
 start_with_daphne()
 
-# The templates are compiled now rather than by the first requests (onenight/templating.py).
+# What the first requests after a start would otherwise build on the worker thread, making
+# everyone queued behind them wait: the templates, compiled (onenight/templating.py), and the
+# URL names' reverse lookup, which every page and panel uses for its links and forms.
 compile_templates()
+reverse("home")
 
 # Everything is loaded: leave it out of the garbage collector's walks (onenight/garbage.py).
 tune_for_server()

@@ -1,5 +1,6 @@
-"""The server compiles the app's templates while it loads, so the first page or push after a
-restart does not hold the worker thread (and everyone behind it) for a compile."""
+"""The server compiles the app's templates and builds its URL lookup while it loads, so the
+first page or push after a restart does not hold the worker thread (and everyone behind it)
+for that work."""
 
 from __future__ import annotations
 
@@ -30,12 +31,14 @@ def test_compiling_covers_every_template_and_keeps_it() -> None:
     assert env.get_template("games/game.html") is game_page  # kept, not compiled again
 
 
-def test_loading_the_server_compiles_the_templates_before_any_request() -> None:
+def test_loading_the_server_prepares_templates_and_urls_before_any_request() -> None:
     probe = (
         "import onenight.asgi\n"
         "from django.template import engines\n"
+        "from django.urls import get_resolver\n"
         "from onenight.templating import Jinja2Fragments\n"
         "env = next(e for e in engines.all() if isinstance(e, Jinja2Fragments)).env\n"
+        "print(get_resolver()._populated)\n"
         "print(sorted(name for _, name in env.cache.keys()))\n"
     )
     environ = {**os.environ, "DJANGO_SETTINGS_MODULE": "onenight.settings"}
@@ -48,6 +51,7 @@ def test_loading_the_server_compiles_the_templates_before_any_request() -> None:
         timeout=60,
         check=True,
     )
-    compiled = done.stdout.strip().splitlines()[-1]
+    *_, urls_built, compiled = done.stdout.strip().splitlines()
+    assert urls_built == "True"
     assert "'games/game.html'" in compiled
     assert "'games/home.html'" in compiled
