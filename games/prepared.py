@@ -159,7 +159,4 @@ ACTIONS_OF_GAME = PreparedRead(
 ACTION_OF_SEAT = PreparedRead(
     lambda seat_id: NightAction.objects.filter(seat_id=seat_id).order_by()[:1], 1
 )
-VOTE_OF_SEAT = PreparedRead(
-    lambda voter_id: Vote.objects.filter(voter_id=voter_id).order_by()[:1], 1
-)
 VOTES_OF_GAME = PreparedRead(lambda game_id: Vote.objects.filter(game_id=game_id).order_by("id"), 1)

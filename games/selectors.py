@@ -24,9 +24,7 @@ from games.prepared import (
     ACTION_OF_SEAT,
     ACTIONS_OF_GAME,
     CENTRE_OF_GAME,
-    SEAT_AT_GAME,
     SEATS_OF_GAME,
-    VOTE_OF_SEAT,
     VOTES_OF_GAME,
     PreparedRead,
     of_game,
@@ -485,10 +483,11 @@ FORM_CARDS: dict[str, tuple[str, str]] = {
 
 def card_view(game: Game, seat: Seat, form: str, taken: Taken | None = None) -> SeatView | None:
     """What the card of `form` (a key of FORM_CARDS) shows `seat` once its form was taken, the
-    game still in the form's phase: a SeatView with only the fields that card reads, from two
-    small reads instead of the whole table, or none when the form's service handed back what
-    it changed (`taken`). None when the card needs the whole view: the Doppelganger's copy
-    was taken, and the card now asks for the copied role's action."""
+    game still in the form's phase: a SeatView with only the fields that card reads. The night
+    action's card reads the seat's action; the "ready" and the vote cards take what their
+    service handed back (`taken`) and read nothing. None when the card needs the whole view:
+    the Doppelganger's copy was taken, and the card now asks for the copied role's action (or
+    a form handed nothing back)."""
     view: dict[str, object] = {"game": game, "me": seat, "players": (), "now": timezone.now()}
     if form == "night_action":
         action = ACTION_OF_SEAT.one(seat.pk)
@@ -497,21 +496,9 @@ def card_view(game: Game, seat: Seat, form: str, taken: Taken | None = None) -> 
         view["action_sent"] = True
     elif form == "ready" and taken is not None:
         view["me"] = taken.seat
-    elif form == "ready":
-        fresh = SEAT_AT_GAME.one(seat.pk, game.pk)
-        if fresh is None:
-            return None
-        view["me"] = fresh
     elif form == "vote" and taken is not None:
         view["has_voted"] = True
         view["my_vote"] = taken.voted_for
-    elif form == "vote":
-        vote = VOTE_OF_SEAT.one(seat.pk)
-        if vote is None:
-            return None
-        target = SEAT_AT_GAME.one(vote.target_id, game.pk) if vote.target_id else None
-        view["has_voted"] = True
-        view["my_vote"] = None if target is None else target.name
     else:
         return None
     return SeatView(**view)  # type: ignore[arg-type]
