@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from games.engine import CENTRE_POSITIONS, GameResult, Role, Ruleset, make_deal, play_game
 from games.engine.scenario import run_scenario
-from games.management.commands.play_scenario import _play
+from games.management.scenario_files import play_text
 
 from . import reference
 from .strategies import JSON, json_values, mutated_scenarios, scenarios
@@ -135,7 +135,7 @@ def test_every_team_rule_holds(scenario: JSON) -> None:
 
 
 def _check_line(line: str) -> dict[str, Any]:
-    out = _play(line)
+    out = play_text(run_scenario, line)
     assert isinstance(out, dict)
     assert ("error" in out) != ("final" in out), out
     if "error" in out:

@@ -13,7 +13,7 @@ import pytest
 
 from games.engine.errors import RuleError
 from games.engine.scenario import run_scenario
-from games.management.commands.play_scenario import _play
+from games.management.scenario_files import play_text
 
 from .builders import SCENARIOS
 
@@ -35,10 +35,10 @@ def test_example_gives_expected(line: str, want: dict[str, Any]) -> None:
         with pytest.raises(RuleError) as caught:
             run_scenario(json.loads(line))
         assert str(caught.value)
-        assert set(_play(line)) == {"error"}
+        assert set(play_text(run_scenario, line)) == {"error"}
     else:
         assert run_scenario(json.loads(line)) == want
-        assert _play(line) == want
+        assert play_text(run_scenario, line) == want
 
 
 def test_examples_cover_both_rulesets_and_an_error() -> None:

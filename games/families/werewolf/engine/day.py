@@ -1,0 +1,290 @@
+"""The day: how each ruleset decides whom the village puts to death.
+
+- "plurality" (rules/001): every living player votes for a player or for "nobody" at any time
+  of the day; a strict plurality eliminates at its end.
+- "execution_calls" (rules/003): during the day, execution calls (accused, caller, seconder,
+  then open or closed fists, the mayor's vote counting twice, a tie acquitting), crossbow shots
+  and Fate's smites, in any order, each checked for a win at once.
+- "sheriff" (rules/004): on day 1 the sheriff election; then the speeches, where the knight may
+  duel and a werewolf may explode (both at once); then the vote, the sheriff's weighing 1.5, a
+  tie broken by the sheriff or eliminating no one; the idiot survives a first elimination.
+
+Each rule is a `DayRule` of small functions; `game.py` routes the day's moves to them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from .abilities import ON_ELIMINATION
+from .deaths import check_win, kill
+from .errors import IllegalMoveError, OutOfTurnError
+from .events import (
+    Awaiting,
+    CallDecided,
+    CallOpened,
+    CallVoted,
+    PhaseClosing,
+    SheriffElected,
+    SheriffVoted,
+    Step,
+    StepBegan,
+    Voted,
+    VotesCounted,
+)
+from .roles import Timing
+from .setup import NOBODY
+from .state import Awaited, State
+
+SHERIFF_WEIGHT = 1.5  # 004 III: "sheriff has 1.5 vote power"
+
+
+def who(state: State, player: str) -> str:
+    """A player as messages name them: "Ann (seer)"."""
+    return f"{player} ({state.setup.roles[player].name})"
+
+
+def _living_target(state: State, voter: str, target: object, *, nobody: bool) -> str:
+    if nobody and target == NOBODY:
+        return NOBODY
+    if not isinstance(target, str) or target not in state.setup.roles:
+        raise IllegalMoveError(f"{state.phase}: {voter} voted for {target!r}, who is not a player.")
+    if target not in state.alive:
+        raise IllegalMoveError(f"{state.phase}: {voter} voted for {target}, who is dead.")
+    return target
+
+
+def _check_voter(state: State, voter: str) -> None:
+    if voter not in state.setup.roles:
+        raise IllegalMoveError(f"{state.phase}: {voter!r} is not a player.")
+    if voter not in state.alive:
+        raise IllegalMoveError(f"{state.phase}: {voter} is dead and cannot vote.")
+
+
+def _count(state: State, weight: Callable[[str], float]) -> Counter[str]:
+    tally: Counter[str] = Counter()
+    for voter, target in state.votes.items():
+        tally[target] += weight(voter)
+    return tally
+
+
+def _strict_leader(tally: Counter[str]) -> tuple[str | None, list[str]]:
+    """(the unique leader or None, everyone tied at the top)."""
+    if not tally:
+        return None, []
+    top = max(tally.values())
+    leaders = [name for name, n in tally.items() if n == top]
+    return (leaders[0] if len(leaders) == 1 else None), leaders
+
+
+def _close_day(step: Step) -> None:
+    step.emit(PhaseClosing())
+    check_win(step)
+
+
+# --- rules/001 --------------------------------------------------------------------------------
+
+
+def _forum_vote(step: Step, voter: str, target: str | None) -> None:
+    """001 day phase: any living player votes for a player (themselves included) or for no
+    elimination; a later vote replaces an earlier one."""
+    state = step.state
+    _check_voter(state, voter)
+    if target is not None:
+        target = _living_target(state, voter, target, nobody=True)
+    step.emit(Voted(voter, target))
+
+
+def _forum_advance(step: Step, at_deadline: bool) -> None:
+    """001: a strict plurality (more votes than any other player and than "nobody")
+    eliminates at the end of the day; otherwise nobody is eliminated."""
+    state = step.state
+    tally = _count(state, lambda voter: 1)
+    leader, _ = _strict_leader(tally)
+    eliminated = None if leader == NOBODY else leader
+    step.emit(VotesCounted(MappingProxyType(dict(tally)), eliminated))
+    if eliminated is not None:
+        kill(step, [(eliminated, "vote", None)])
+    _close_day(step)
+
+
+# --- rules/003 --------------------------------------------------------------------------------
+
+
+def _oxford_accuse(step: Step, accused: str, by: str, second: str) -> None:
+    """003 The Local Justice System: a call needs a caller and a seconder; three different
+    living players (FORMAT)."""
+    state = step.state
+    if state.call is not None:
+        raise OutOfTurnError(
+            f"{state.phase}: the call on {state.call.accused} is still being voted on."
+        )
+    names = (accused, by, second)
+    for name in names:
+        if name not in state.setup.roles:
+            raise IllegalMoveError(f"{state.phase}: {name!r} in an execution call is not a player.")
+        if name not in state.alive:
+            raise IllegalMoveError(
+                f"{state.phase}: {name} is dead and cannot take part in an execution call."
+            )
+    if len(set(names)) != 3:
+        raise IllegalMoveError(
+            f"{state.phase}: the accused, the caller and the seconder must be three different "
+            f"players ({accused}, {by}, {second}) (003 The Local Justice System)."
+        )
+    step.emit(CallOpened(accused, by, second))
+
+
+def _oxford_call_vote(step: Step, voter: str, yes: bool) -> None:
+    state = step.state
+    if state.call is None:
+        raise OutOfTurnError(f"{state.phase}: there is no execution call to vote on.")
+    _check_voter(state, voter)
+    step.emit(CallVoted(voter, yes))
+
+
+def _oxford_decide_call(step: Step) -> None:
+    """003: every living player votes, the mayor twice; execution needs more yes than no (a tie
+    goes to the accused). A living player who did not open their fist voted no."""
+    state = step.state
+    call = state.call
+    assert call is not None
+    roles = state.setup.roles
+    yes = sum(roles[p].vote_weight for p in state.alive if p in call.yes)
+    no = sum(roles[p].vote_weight for p in state.alive if p not in call.yes)
+    executed = yes > no
+    step.emit(CallDecided(call.accused, yes, no, executed))
+    if executed:
+        kill(step, [(call.accused, "execution", None)])
+    check_win(step)
+
+
+def _oxford_advance(step: Step, at_deadline: bool) -> None:
+    if step.state.call is not None:
+        _oxford_decide_call(step)
+        return
+    _close_day(step)
+
+
+# --- rules/004 --------------------------------------------------------------------------------
+
+
+def _classic_sheriff_vote(step: Step, voter: str, candidate: str | None) -> None:
+    """004 III Daybreak, FORMAT: on day 1, living players vote for a living candidate
+    (themselves included), one vote each."""
+    state = step.state
+    if state.step != "election":
+        raise OutOfTurnError(
+            f"{state.phase}: the sheriff is elected on day 1 only, before the speeches."
+        )
+    _check_voter(state, voter)
+    if candidate is not None:
+        candidate = _living_target(state, voter, candidate, nobody=False)
+    step.emit(SheriffVoted(voter, candidate))
+
+
+def _classic_vote(step: Step, voter: str, target: str | None) -> None:
+    """004 III Voting Segment, FORMAT: living players with a vote (not a revealed idiot), for
+    a living player (themselves included); no vote is an abstention."""
+    state = step.state
+    if state.day_over:
+        raise OutOfTurnError(f"{state.phase}: {voter} voted after the day ended.")
+    if state.step != "voting":
+        raise OutOfTurnError(f"{state.phase}: {voter} voted before the vote was opened.")
+    _check_voter(state, voter)
+    if voter in state.revealed_idiots:
+        raise IllegalMoveError(
+            f"{state.phase}: {who(state, voter)} was revealed and has no vote any more "
+            "(004 II Idiot)."
+        )
+    if target is not None:
+        target = _living_target(state, voter, target, nobody=False)
+    step.emit(Voted(voter, target))
+
+
+def _sheriff_weight(state: State) -> Callable[[str], float]:
+    sheriff = state.sheriff
+    return lambda voter: SHERIFF_WEIGHT if voter == sheriff else 1
+
+
+def _classic_advance(step: Step, at_deadline: bool) -> None:
+    state = step.state
+    if state.day_over:
+        raise OutOfTurnError(f"{state.phase}: the day has already ended.")
+    if state.step == "election":
+        tally = Counter(state.sheriff_votes.values())
+        leader, _ = _strict_leader(tally)
+        step.emit(SheriffElected(leader, MappingProxyType(dict(tally))))
+        step.emit(StepBegan("speech"))
+        return
+    if state.step == "speech":
+        step.emit(StepBegan("voting"))
+        return
+    tally = _count(state, _sheriff_weight(state))
+    leader, tied = _strict_leader(tally)
+    sheriff = state.sheriff
+    if leader is None and tied and sheriff is not None and sheriff in state.alive:
+        among = tuple(state.setup.in_seat_order(tied))
+        step.emit(Awaiting((Awaited("tie_break", sheriff, among),)))
+        return
+    _classic_eliminate(step, tally, leader)
+
+
+def classic_tie_break(step: Step, choice: str | None) -> None:
+    """004 III: "if there is a tie, the sheriff has the final say" (or names no one)."""
+    state = step.state
+    tally = _count(state, _sheriff_weight(state))
+    _classic_eliminate(step, tally, choice)
+
+
+def _classic_eliminate(step: Step, tally: Counter[str], eliminated: str | None) -> None:
+    state = step.state
+    step.emit(VotesCounted(MappingProxyType(dict(tally)), eliminated))
+    if eliminated is not None:
+        spared = False
+        for ability in state.setup.roles[eliminated].at(Timing.ON_ELIMINATION):
+            spared = ON_ELIMINATION[ability.resolver](step, eliminated) or spared
+        if not spared:
+            kill(step, [(eliminated, "vote", None)])
+    _close_day(step)
+
+
+@dataclass(frozen=True, slots=True)
+class DayRule:
+    first_step: Callable[[int], str]
+    vote: Callable[[Step, str, str | None], None] | None
+    advance: Callable[[Step, bool], None]
+    sheriff_vote: Callable[[Step, str, str | None], None] | None = None
+    accuse: Callable[[Step, str, str, str], None] | None = None
+    call_vote: Callable[[Step, str, bool], None] | None = None
+    smite: bool = False
+    abilities_in: tuple[str, ...] = ("speech",)  # steps in which day abilities may be used
+
+
+DAY_RULES: Mapping[str, DayRule] = MappingProxyType(
+    {
+        "plurality": DayRule(
+            first_step=lambda number: "voting",
+            vote=_forum_vote,
+            advance=_forum_advance,
+            abilities_in=(),
+        ),
+        "execution_calls": DayRule(
+            first_step=lambda number: "speech",
+            vote=None,
+            advance=_oxford_advance,
+            accuse=_oxford_accuse,
+            call_vote=_oxford_call_vote,
+            smite=True,
+        ),
+        "sheriff": DayRule(
+            first_step=lambda number: "election" if number == 1 else "speech",
+            vote=_classic_vote,
+            advance=_classic_advance,
+            sheriff_vote=_classic_sheriff_vote,
+        ),
+    }
+)

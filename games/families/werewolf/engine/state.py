@@ -1,0 +1,171 @@
+"""The state of a game between two moves: the fold of its event log.
+
+`State` is only ever changed by `Event.apply` (events.py). It is copied before every move and
+its containers are replaced, never changed in place, so a copy is cheap and an earlier state is
+never touched: the engine's functions are pure from the caller's side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from .setup import Setup
+
+EMPTY: Mapping = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """A night or a day, numbered as FORMAT says: night 1, day 1, night 2..."""
+
+    kind: str  # "night" or "day"
+    number: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind} {self.number}"
+
+    def __str__(self) -> str:
+        return self.label
+
+
+@dataclass(frozen=True, slots=True)
+class Death:
+    """How and when a player died. `cause` is a word of `causes.CAUSES`."""
+
+    cause: str
+    phase: Phase
+    by: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Awaited:
+    """A decision the game waits for before it goes on: a dead hunter's shot, a dying
+    sheriff's badge, the sheriff's tie break."""
+
+    kind: str  # "shoot", "badge" or "tie_break"
+    player: str
+    among: tuple[str, ...] = ()  # the tied players, for a tie break
+
+
+@dataclass(frozen=True, slots=True)
+class OpenCall:
+    """An execution call of rules/003 being voted on."""
+
+    accused: str
+    by: str
+    second: str
+    yes: frozenset[str] = frozenset()
+    voted: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Who won. `duel` lists the rival pairs left for Fate to settle (rules/003)."""
+
+    winner: str
+    winners: tuple[str, ...]
+    duel: tuple[tuple[str, str], ...] = ()
+
+
+class State:
+    """Where a game stands. Read it; change it only through events."""
+
+    __slots__ = (
+        "alive",
+        "call",
+        "charmed",
+        "choices",
+        "closing",
+        "day_over",
+        "deaths",
+        "eliminated",
+        "last",
+        "outcome",
+        "pending",
+        "phase",
+        "revealed_idiots",
+        "setup",
+        "sheriff",
+        "sheriff_votes",
+        "step",
+        "uses",
+        "votes",
+    )
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.phase: Phase | None = None
+        self.step = ""  # night: "actions"; day: "election", "speech", "voting"
+        self.alive: frozenset[str] = frozenset(setup.players)
+        self.deaths: Mapping[str, Death] = EMPTY
+        self.choices: Mapping[str, Mapping[str, object]] = EMPTY  # tonight's, by player
+        self.votes: Mapping[str, str] = EMPTY  # today's, by voter
+        self.sheriff_votes: Mapping[str, str] = EMPTY
+        self.call: OpenCall | None = None
+        self.uses: Mapping[tuple[str, str], int] = EMPTY  # (player, ability) -> times used
+        self.last: Mapping[tuple[str, str], tuple[int, str]] = EMPTY  # -> (night, target)
+        self.sheriff: str | None = None
+        self.charmed: Mapping[str, str] = EMPTY  # wolf beauty -> her newest charm
+        self.revealed_idiots: frozenset[str] = frozenset()
+        self.eliminated: Mapping[int, str | None] = EMPTY  # day number -> voted out
+        self.pending: tuple[tuple[Awaited, ...], ...] = ()  # frames of awaited decisions
+        self.closing = False  # the phase is over once nothing is pending
+        self.day_over = False  # an explosion or a duel ended the day: no more events or votes
+        self.outcome: Outcome | None = None
+
+    def copy(self) -> State:
+        clone = State.__new__(State)
+        for name in State.__slots__:
+            setattr(clone, name, getattr(self, name))
+        return clone
+
+    # --- reading ---------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def awaited(self) -> Awaited | None:
+        """The decision the game waits for now, if any."""
+        return self.pending[-1][0] if self.pending else None
+
+    def is_alive(self, player: str) -> bool:
+        return player in self.alive
+
+    def living(self) -> list[str]:
+        """The living players in seat order."""
+        alive = self.alive
+        return [p for p in self.setup.players if p in alive]
+
+    def option(self, name: str) -> object:
+        return self.setup.options[name]
+
+    def used(self, player: str, ability: str) -> int:
+        return self.uses.get((player, ability), 0)
+
+    def last_night_target(self, player: str, ability: str) -> str | None:
+        """The target `player` chose with `ability` on the night just before this one."""
+        if self.phase is None:
+            return None
+        last = self.last.get((player, ability))
+        if last is None or last[0] != self.phase.number - 1:
+            return None
+        return last[1]
+
+    def signature(self) -> tuple:
+        """Every field as a comparable value (replaying a log must give the same state)."""
+        return tuple(
+            (name, _frozen(getattr(self, name))) for name in State.__slots__ if name != "setup"
+        )
+
+
+def _frozen(value: object) -> object:
+    if isinstance(value, Mapping):
+        return tuple(sorted((repr(k), _frozen(v)) for k, v in value.items()))
+    if isinstance(value, frozenset | set):
+        return tuple(sorted(map(repr, value)))
+    return value
