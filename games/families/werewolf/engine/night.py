@@ -21,6 +21,7 @@ from .deaths import check_win, kill, strongest_cause
 from .errors import IllegalMoveError
 from .events import AbilityUsed, Attacked, Injured, PhaseClosing, Silenced, Step, Told
 from .ledger import Act, Ledger
+from .moves import target_problem
 from .roles import Ability, Targets, Timing
 from .setup import NOBODY
 from .state import State
@@ -111,6 +112,15 @@ PACK_RULES: Mapping[str, Callable[..., list[Act]]] = MappingProxyType(
 )
 
 
+def current_victim(state: State) -> str | None:
+    """The pack's victim if the night ended now (rules/001's plurality, rules/004's agreed
+    choice; None while the pack is split or has not chosen; rules/003 has no one victim)."""
+    acts = PACK_RULES[state.setup.ruleset.pack](state, at_deadline=True)
+    if len(acts) != 1 or acts[0].ability.resolver == "maul":
+        return None
+    return acts[0].target
+
+
 def _acts(state: State, *, at_deadline: bool) -> list[Act]:
     """Every act of the night, sorted by band (then seat): the pack's, each player's own
     choices, and the passive abilities of the living."""
@@ -145,8 +155,6 @@ def _on_victim(
 ) -> Act | None:
     """An act aimed at tonight's victim (the witch's antidote): checked now that the pack's
     choice is final. At a deadline a choice that cannot apply is dropped, unused."""
-    from .moves import target_problem  # the same checks as when it was sent
-
     role = state.setup.roles[player]
     problem = "used the antidote, but nobody was attacked" if victim is None else None
     if problem is None:

@@ -198,6 +198,7 @@ OXFORD_MAUL = Ability(
     "injures, two kill; the last werewolf alive kills alone.",
     targets=Targets.ANY,
     band=30,
+    group="pack",
     when="after_first_night",
 )
 OXFORD_CROSSBOW = Ability(

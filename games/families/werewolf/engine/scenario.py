@@ -56,6 +56,9 @@ def run_scenario(scenario: Any) -> dict[str, Any]:
     unknown = sorted(set(scenario) - allowed, key=str)
     if unknown:
         raise ScenarioError(f"Unknown scenario key {shown(unknown[0])} for {rules.name}.")
+    for key in ("options", "phases", *_PAIR_KEYS):
+        if key in scenario and scenario[key] is None:
+            raise ScenarioError(f'"{key}" cannot be null: leave it out instead.')
     phases = scenario.get("phases", [])
     if not isinstance(phases, list):
         raise ScenarioError('"phases" must be a list.')

@@ -1,0 +1,213 @@
+"""Random legal games through the public API: for the property tests and the benchmark.
+
+`random_setup` deals a table along the documents' recommended line-ups; `play_randomly` plays
+it to its end (or to `max_phases`) choosing every move from `forms_for`, so every game it makes
+is legal by construction and exercises the same code a table does.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from .forms import Form, forms_for
+from .game import Game, apply, start
+from .moves import (
+    Accuse,
+    Advance,
+    CallVote,
+    Decide,
+    Move,
+    NightAction,
+    SheriffVote,
+    Smite,
+    UseAbility,
+    Vote,
+)
+from .night import killers
+from .rulesets import RULESETS
+from .setup import NOBODY, Setup, make_setup
+
+NAMES = tuple(f"P{i:02d}" for i in range(1, 31))
+CLASSIC_WOLVES = ("wolf_beauty", "white_wolf_king", "hidden_wolf", "wolf_king", "wraith_rider",
+                  "stone_ghost")  # fmt: skip
+CLASSIC_DIVINES = ("seer", "witch", "hunter", "guardian", "knight", "idiot", "silencer",
+                   "grave_keeper")  # fmt: skip
+
+
+def random_setup(ruleset: str, rng: random.Random, players: int = 12) -> Setup:
+    """A legal deal for `players` seats, shuffled, with random options and extras."""
+    names = list(NAMES[:players])
+    roles = _line_up(ruleset, rng, players)
+    rng.shuffle(roles)
+    dealt = dict(zip(names, roles, strict=True))
+    options: dict[str, object] = {}
+    extras: dict[str, object] = {}
+    if ruleset == "classic":
+        for option in RULESETS["classic"].options:
+            options[option.name] = rng.choice(option.choices)
+    if ruleset == "oxford":
+        wolves = [p for p in names if dealt[p] in ("werewolf", "dark_villager")]
+        extras["crossbows"] = [p for p in wolves if rng.random() < 0.2]
+        free = names[:]
+        rng.shuffle(free)
+        extras["lovers"] = [free[i : i + 2] for i in range(0, 2 * rng.randint(0, 2), 2)]
+        extras["rivals"] = [free[i : i + 2] for i in range(4, 4 + 2 * rng.randint(0, 1), 2)]
+    opens = "day" if ruleset == "forum" and rng.random() < 0.3 else "night"
+    return make_setup(ruleset, names, dealt, options, opens_with=opens, **extras)
+
+
+def _line_up(ruleset: str, rng: random.Random, n: int) -> list[str]:
+    if ruleset == "forum":  # 001: two werewolves and a lunatic at 7-8 players
+        wolves = max(1, round(n / 4))
+        return (
+            ["werewolf"] * wolves
+            + ["lunatic", "seer", "protector"]
+            + ["villager"] * (n - wolves - 3)
+        )
+    if ruleset == "oxford":  # 003 Premise: about a third are werewolves
+        wolves = max(1, n // 3)
+        cast = ["werewolf"] * wolves
+        if rng.random() < 0.5 and wolves > 1:
+            cast[-1] = "dark_villager"
+        extra = ["wolfsbane", "wolfsbane", "trapper", "trapper", "vigilante", "mayor", "cultist"]
+        rng.shuffle(extra)
+        cast += extra[: max(0, n - wolves - 2)]
+        return cast + ["villager"] * (n - len(cast))
+    # 004 VI: 2 werewolves at 6-8 players, 3 at 9-11, 4 at 12-15, 5 from 16
+    wolves = 1 if n < 6 else 2 if n < 9 else 3 if n < 12 else 4 if n < 16 else 5
+    specials = rng.sample(CLASSIC_WOLVES, rng.randint(0, min(wolves, 3)))
+    cast = specials + ["werewolf"] * (wolves - len(specials))
+    divines = ["seer", "witch", "hunter"] + rng.sample(CLASSIC_DIVINES[3:], 3)
+    cast += divines[: max(1, n - wolves - 2)]
+    return cast + ["villager"] * (n - len(cast))
+
+
+def play_randomly(game: Game, rng: random.Random, max_phases: int = 60) -> Game:
+    """Play random legal moves until the game ends or `max_phases` phases have begun."""
+    phases = 0
+    while not game.state.over and phases < max_phases:
+        before = game.state.phase
+        for move in _moves(game, rng):
+            game = apply(game, move)
+            now = game.state
+            if now.over:
+                break
+            if not isinstance(move, Advance) and (
+                now.pending or now.day_over or now.phase != before
+            ):
+                break  # a death changed the table: choose the next moves afresh
+        if game.state.phase != before:
+            phases += 1
+    return game
+
+
+def random_game(ruleset: str, rng: random.Random, players: int = 12) -> Game:
+    return play_randomly(start(random_setup(ruleset, rng, players)), rng)
+
+
+def _moves(game: Game, rng: random.Random) -> Iterator[Move]:
+    """The next few moves: a decision, a night's actions, or a day's business, then Advance."""
+    state = game.state
+    if state.pending:
+        awaited = state.awaited
+        assert awaited is not None
+        (form,) = forms_for(state, awaited.player)
+        yield Decide(awaited.player, awaited.kind, _pick(form, rng, rest=0.2))
+        return
+    assert state.phase is not None
+    if state.phase.kind == "night":
+        yield from _night(game, rng)
+    else:
+        yield from _day(game, rng)
+    yield Advance()
+
+
+def _pick(form: Form, rng: random.Random, rest: float = 0.0) -> str | None:
+    if not form.targets or rng.random() < rest:
+        return None
+    return rng.choice(form.targets)
+
+
+def _night(game: Game, rng: random.Random) -> Iterator[Move]:
+    state = game.state
+    pack = killers(state)
+    agreed = state.setup.ruleset.pack == "agreed"
+    victim = None
+    if agreed and pack and rng.random() < 0.9:
+        victim = rng.choice([p for p in state.living()])
+    for player in pack:
+        if agreed:
+            if victim is not None and rng.random() < 0.8:
+                yield NightAction(player, {"kill": victim, **_extra(game, player, rng)})
+            continue
+    order = [p for p in state.living() if not (agreed and p in pack)]
+    for player in order:
+        choice: dict[str, object] = {}
+        for form in forms_for(game.state, player):
+            if form.kind != "night" or (form.key == "kill" and agreed):
+                continue
+            if rng.random() < 0.85 and form.targets:
+                choice[form.key] = True if form.key == "save" else rng.choice(form.targets)
+                if state.setup.roles[player].one_ability_a_night:
+                    break
+        if choice:
+            yield NightAction(player, choice)
+
+
+def _extra(game: Game, player: str, rng: random.Random) -> dict[str, object]:
+    """A killer's other night abilities (the wolf beauty's charm) with the kill."""
+    extra: dict[str, object] = {}
+    for form in forms_for(game.state, player):
+        if form.kind == "night" and form.key != "kill" and form.targets and rng.random() < 0.8:
+            extra[form.key] = rng.choice(form.targets)
+    return extra
+
+
+def _day(game: Game, rng: random.Random) -> Iterator[Move]:
+    state = game.state
+    living = state.living()
+    if state.step == "election":
+        for voter in living:
+            if rng.random() < 0.8:
+                yield SheriffVote(voter, rng.choice(living))
+        return
+    if state.step == "speech":
+        yield from _speeches(game, rng)
+        return
+    for voter in living:
+        forms = [f for f in forms_for(state, voter) if f.kind == "vote"]
+        if forms and rng.random() < 0.9:
+            targets = forms[0].targets
+            if rng.random() < 0.6:  # the village tends to agree: a few candidates get most votes
+                targets = targets[: max(2, len(targets) // 3)]
+            yield Vote(voter, rng.choice(targets))
+
+
+def _speeches(game: Game, rng: random.Random) -> Iterator[Move]:
+    state = game.state
+    living = state.living()
+    for player in rng.sample(living, len(living)):
+        for form in forms_for(state, player):
+            if form.kind == "day" and rng.random() < 0.15:
+                yield UseAbility(
+                    player, form.key, _pick(form, rng, rest=0.3 if form.optional else 0)
+                )
+                return
+    if state.setup.ruleset.day != "execution_calls":
+        return
+    for _ in range(rng.randint(0, 2)):
+        if len(living) < 3:
+            return
+        accused, by, second = rng.sample(living, 3)
+        yield Accuse(accused, by, second)
+        for voter in living:
+            if rng.random() < 0.5:
+                yield CallVote(voter, True)
+        yield Advance()
+        return
+    if rng.random() < 0.02:
+        yield Smite(rng.choice(living))
+
+
+__all__ = ["NOBODY", "play_randomly", "random_game", "random_setup"]
