@@ -78,7 +78,7 @@ def _line_up(ruleset: str, rng: random.Random, n: int) -> list[str]:
     wolves = 1 if n < 6 else 2 if n < 9 else 3 if n < 12 else 4 if n < 16 else 5
     specials = rng.sample(CLASSIC_WOLVES, rng.randint(0, min(wolves, 3)))
     cast = specials + ["werewolf"] * (wolves - len(specials))
-    divines = ["seer", "witch", "hunter"] + rng.sample(CLASSIC_DIVINES[3:], 3)
+    divines = ["seer", "witch", "hunter", *rng.sample(CLASSIC_DIVINES[3:], 3)]
     cast += divines[: max(1, n - wolves - 2)]
     return cast + ["villager"] * (n - len(cast))
 
