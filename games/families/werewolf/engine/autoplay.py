@@ -29,10 +29,24 @@ from .rulesets import RULESETS
 from .setup import NOBODY, Setup, make_setup
 
 NAMES = tuple(f"P{i:02d}" for i in range(1, 31))
-CLASSIC_WOLVES = ("wolf_beauty", "white_wolf_king", "hidden_wolf", "wolf_king", "wraith_rider",
-                  "stone_ghost")  # fmt: skip
-CLASSIC_DIVINES = ("seer", "witch", "hunter", "guardian", "knight", "idiot", "silencer",
-                   "grave_keeper")  # fmt: skip
+CLASSIC_WOLVES = (
+    "wolf_beauty",
+    "white_wolf_king",
+    "hidden_wolf",
+    "wolf_king",
+    "wraith_rider",
+    "stone_ghost",
+)
+CLASSIC_DIVINES = (
+    "seer",
+    "witch",
+    "hunter",
+    "guardian",
+    "knight",
+    "idiot",
+    "silencer",
+    "grave_keeper",
+)
 
 
 def random_setup(ruleset: str, rng: random.Random, players: int = 12) -> Setup:
@@ -51,8 +65,11 @@ def random_setup(ruleset: str, rng: random.Random, players: int = 12) -> Setup:
         extras["crossbows"] = [p for p in wolves if rng.random() < 0.2]
         free = names[:]
         rng.shuffle(free)
-        extras["lovers"] = [free[i : i + 2] for i in range(0, 2 * rng.randint(0, 2), 2)]
-        extras["rivals"] = [free[i : i + 2] for i in range(4, 4 + 2 * rng.randint(0, 1), 2)]
+        pairs = [free[i : i + 2] for i in range(0, len(free) - 1, 2)]
+        lovers = rng.randint(0, min(2, len(pairs)))
+        rivals = rng.randint(0, min(1, len(pairs) - lovers))
+        extras["lovers"] = pairs[:lovers]
+        extras["rivals"] = pairs[lovers : lovers + rivals]
     opens = "day" if ruleset == "forum" and rng.random() < 0.3 else "night"
     return make_setup(ruleset, names, dealt, options, opens_with=opens, **extras)
 
@@ -88,17 +105,22 @@ def play_randomly(game: Game, rng: random.Random, max_phases: int = 60) -> Game:
     phases = 0
     while not game.state.over and phases < max_phases:
         before = game.state.phase
-        for move in _moves(game, rng):
-            game = apply(game, move)
-            now = game.state
-            if now.over:
-                break
-            if not isinstance(move, Advance) and (
-                now.pending or now.day_over or now.phase != before
-            ):
-                break  # a death changed the table: choose the next moves afresh
+        game = step_randomly(game, rng)
         if game.state.phase != before:
             phases += 1
+    return game
+
+
+def step_randomly(game: Game, rng: random.Random) -> Game:
+    """One batch of `next_moves`, applied until it ends or a death changes the table."""
+    before = game.state.phase
+    for move in next_moves(game, rng):
+        game = apply(game, move)
+        now = game.state
+        if now.over:
+            break
+        if not isinstance(move, Advance) and (now.pending or now.day_over or now.phase != before):
+            break  # a death changed the table: choose the next moves afresh
     return game
 
 
@@ -106,8 +128,10 @@ def random_game(ruleset: str, rng: random.Random, players: int = 12) -> Game:
     return play_randomly(start(random_setup(ruleset, rng, players)), rng)
 
 
-def _moves(game: Game, rng: random.Random) -> Iterator[Move]:
-    """The next few moves: a decision, a night's actions, or a day's business, then Advance."""
+def next_moves(game: Game, rng: random.Random) -> Iterator[Move]:
+    """The next few moves: a decision, or a night's actions, or a step of the day's business,
+    then Advance. Made lazily from the state they start from: apply them in order and stop
+    when a death changes the table (as `play_randomly` does)."""
     state = game.state
     if state.pending:
         awaited = state.awaited
@@ -210,4 +234,4 @@ def _speeches(game: Game, rng: random.Random) -> Iterator[Move]:
         yield Smite(rng.choice(living))
 
 
-__all__ = ["NOBODY", "play_randomly", "random_game", "random_setup"]
+__all__ = ["NOBODY", "next_moves", "play_randomly", "random_game", "random_setup", "step_randomly"]

@@ -110,9 +110,21 @@ def view_for(game: Game, player: str | None) -> SeatView:
         for public in thread:
             known |= dict(public.revealed)
         return SeatView(
-            None, None, None, False, state.phase, state.step, MappingProxyType(known), (),
-            MappingProxyType({}), (), state.awaited, thread, state.sheriff, state.outcome,
-        )  # fmt: skip
+            None,
+            None,
+            None,
+            False,
+            state.phase,
+            state.step,
+            MappingProxyType(known),
+            (),
+            MappingProxyType({}),
+            (),
+            state.awaited,
+            thread,
+            state.sheriff,
+            state.outcome,
+        )
     role = setup.roles[player]
     known = _known(game, player)
     for public in thread:
