@@ -12,7 +12,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/1
 export TEST_DATABASE_URL TEST_REDIS_URL
 
-.PHONY: run test install browser lint format bench bench-scenarios serve clean
+.PHONY: run test install browser lint format bench bench-scenarios bench-werewolf serve clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 13), "Python 3.13 is needed (see .python-version)"'
@@ -59,6 +59,10 @@ format: install
 
 bench-scenarios: install
 	$(BIN)/python bench/scenarios.py
+
+# Random 12-player multi-night games through the engine, per ruleset (docs/benchmarks.md).
+bench-werewolf: install
+	$(BIN)/python bench/werewolf.py $(BENCH_ARGS)
 
 # The load benchmark (docs/benchmarks.md); BENCH_ARGS="--games 25,50" and so on.
 bench: install

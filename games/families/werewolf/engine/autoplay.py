@@ -25,6 +25,7 @@ from .moves import (
     Vote,
 )
 from .night import killers
+from .roles import Timing
 from .rulesets import RULESETS
 from .setup import NOBODY, Setup, make_setup
 
@@ -154,26 +155,32 @@ def _pick(form: Form, rng: random.Random, rest: float = 0.0) -> str | None:
 
 
 def _night(game: Game, rng: random.Random) -> Iterator[Move]:
+    """The pack mostly agrees on one victim, as packs that talk in the day do; the others use
+    their abilities most nights."""
     state = game.state
+    setup = state.setup
     pack = killers(state)
-    agreed = state.setup.ruleset.pack == "agreed"
-    victim = None
-    if agreed and pack and rng.random() < 0.9:
-        victim = rng.choice([p for p in state.living()])
-    for player in pack:
-        if agreed:
-            if victim is not None and rng.random() < 0.8:
-                yield NightAction(player, {"kill": victim, **_extra(game, player, rng)})
+    living = state.living()
+    prey = [p for p in living if p not in pack] or living
+    victim = rng.choice(prey) if rng.random() < 0.85 else None
+    agreed = setup.ruleset.pack == "agreed"
+    for wolf in pack:
+        (kill,) = [f for f in forms_for(state, wolf) if f.kind == "night" and f.group_key]
+        if victim is not None and rng.random() < 0.9:
+            target = victim
+        elif agreed:
+            continue  # 004: a killer who cannot agree holds off
+        else:
+            target = rng.choice(kill.targets)
+        yield NightAction(wolf, {kill.key: target, **_extra(game, wolf, rng)})
+    for player in living:
+        if player in pack or not setup.roles[player].at(Timing.NIGHT):
             continue
-    order = [p for p in state.living() if not (agreed and p in pack)]
-    for player in order:
         choice: dict[str, object] = {}
         for form in forms_for(game.state, player):
-            if form.kind != "night" or (form.key == "kill" and agreed):
-                continue
-            if rng.random() < 0.85 and form.targets:
+            if form.kind == "night" and form.targets and rng.random() < 0.85:
                 choice[form.key] = True if form.key == "save" else rng.choice(form.targets)
-                if state.setup.roles[player].one_ability_a_night:
+                if setup.roles[player].one_ability_a_night:
                     break
         if choice:
             yield NightAction(player, choice)
@@ -183,7 +190,7 @@ def _extra(game: Game, player: str, rng: random.Random) -> dict[str, object]:
     """A killer's other night abilities (the wolf beauty's charm) with the kill."""
     extra: dict[str, object] = {}
     for form in forms_for(game.state, player):
-        if form.kind == "night" and form.key != "kill" and form.targets and rng.random() < 0.8:
+        if form.kind == "night" and not form.group_key and form.targets and rng.random() < 0.8:
             extra[form.key] = rng.choice(form.targets)
     return extra
 
@@ -209,28 +216,27 @@ def _day(game: Game, rng: random.Random) -> Iterator[Move]:
 
 
 def _speeches(game: Game, rng: random.Random) -> Iterator[Move]:
+    """Now and then a day ability; in rules/003, an execution call most days, and rarely a
+    smite."""
     state = game.state
     living = state.living()
-    for player in rng.sample(living, len(living)):
+    if rng.random() < 0.3:
+        player = rng.choice(living)
         for form in forms_for(state, player):
-            if form.kind == "day" and rng.random() < 0.15:
-                yield UseAbility(
-                    player, form.key, _pick(form, rng, rest=0.3 if form.optional else 0)
-                )
+            if form.kind == "day":
+                rest = 0.3 if form.optional else 0.0
+                yield UseAbility(player, form.key, _pick(form, rng, rest=rest))
                 return
-    if state.setup.ruleset.day != "execution_calls":
+    if state.setup.ruleset.day != "execution_calls" or len(living) < 3:
         return
-    for _ in range(rng.randint(0, 2)):
-        if len(living) < 3:
-            return
+    if rng.random() < 0.7:
         accused, by, second = rng.sample(living, 3)
         yield Accuse(accused, by, second)
         for voter in living:
             if rng.random() < 0.5:
                 yield CallVote(voter, True)
         yield Advance()
-        return
-    if rng.random() < 0.02:
+    elif rng.random() < 0.05:
         yield Smite(rng.choice(living))
 
 

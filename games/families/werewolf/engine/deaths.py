@@ -39,6 +39,10 @@ def kill(step: Step, deaths: list[tuple[str, str, str | None]]) -> list[str]:
         return group
     check_win(step)
     if state.over:
+        if state.sheriff is not None and state.sheriff in group:
+            # No reaction follows the win, so a sheriff who died in this group cannot hand the
+            # badge on: it is lost, and the day ends with no sheriff (docs/rules.md).
+            step.emit(BadgePassed(state.sheriff, None))
         return group
     awaited: list[Awaited] = []
     if state.sheriff is not None and state.sheriff in group:

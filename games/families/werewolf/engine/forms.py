@@ -29,6 +29,7 @@ class Form:
     section: str = ""
     summary: str = ""
     optional: bool = False
+    group_key: bool = False  # the pack's choice (the werewolves' kill or maul)
 
 
 def targets_of(state: State, player: str, ability: Ability) -> tuple[str, ...]:
@@ -110,6 +111,7 @@ def _night_forms(state: State, player: str) -> tuple[Form, ...]:
                 targets_of(state, player, ability),
                 ability.section,
                 ability.summary,
+                group_key=ability.group == "pack",
             )
         )
     return tuple(forms)

@@ -9,7 +9,6 @@ decision is awaited.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 
 from .abilities import DAY, has_now
@@ -36,20 +35,49 @@ from .setup import Setup
 from .state import Phase, State
 
 
-@dataclass(frozen=True, slots=True)
 class Game:
-    """A game: its deal, its log, and the state the log folds to."""
+    """A game: its deal, the state its log folds to, and the log itself, kept as the chain of
+    steps (`events` of the last step, then the game before it) so that a move appends without
+    copying the history and undo is a step back. Treat it as immutable."""
 
-    setup: Setup
-    log: tuple[Event, ...]
-    state: State
+    __slots__ = ("before", "events", "setup", "state")
+
+    def __init__(
+        self,
+        setup: Setup,
+        state: State,
+        events: tuple[Event, ...] = (),
+        before: Game | None = None,
+    ) -> None:
+        self.setup = setup
+        self.state = state
+        self.events = events
+        self.before = before
+
+    def __repr__(self) -> str:
+        return f"<Game {self.setup.ruleset.name} at {self.state.phase}>"
+
+    @property
+    def log(self) -> tuple[Event, ...]:
+        """Every event from the start, in order."""
+        chain: list[tuple[Event, ...]] = []
+        game: Game | None = self
+        while game is not None:
+            chain.append(game.events)
+            game = game.before
+        return tuple(event for events in reversed(chain) for event in events)
+
+    @classmethod
+    def from_log(cls, setup: Setup, log: tuple[Event, ...]) -> Game:
+        """A game restored from a stored log (its steps are not kept: undo replays)."""
+        return cls(setup, replay(setup, log), log)
 
 
 def start(setup: Setup) -> Game:
     """The game before anyone has acted: its first phase has begun."""
     step = Step(State(setup))
     _begin(step, Phase(setup.opens_with, 1))
-    return Game(setup, tuple(step.events), step.state)
+    return Game(setup, step.state, tuple(step.events))
 
 
 def apply(game: Game, move: Move) -> Game:
@@ -64,17 +92,18 @@ def apply(game: Game, move: Move) -> Game:
         raise RuleError(f"Not a move: {move!r}.")
     handler(step, move)
     _move_on(step)
-    return Game(game.setup, game.log + tuple(step.events), step.state)
+    return Game(game.setup, step.state, tuple(step.events), game)
 
 
 def undo(game: Game) -> Game:
     """The game as it was before its last move (table mode's undo): the log without the last
-    step's events, folded again."""
+    step's events, folded again (or simply the game before, when it is at hand)."""
+    if game.before is not None and game.events and isinstance(game.events[0], MoveMade):
+        return game.before
     log = game.log
     for index in range(len(log) - 1, -1, -1):
         if isinstance(log[index], MoveMade):
-            kept = log[:index]
-            return Game(game.setup, kept, replay(game.setup, kept))
+            return Game.from_log(game.setup, log[:index])
     return game
 
 

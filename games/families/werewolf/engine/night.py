@@ -29,25 +29,24 @@ from .state import State
 
 def killers(state: State) -> list[str]:
     """The living players who may name tonight's victim with the pack, in seat order."""
+    roles = state.setup.roles
     return [
-        p
-        for p in state.living()
-        if any(a.group == "pack" and has_now(state, p, a) for a in state.setup.roles[p].abilities)
+        p for p in state.living() if (pack := roles[p].pack) is not None and has_now(state, p, pack)
     ]
 
 
 def _pack_choices(state: State) -> list[tuple[str, str]]:
     """(werewolf, target) for every pack choice sent tonight, in seat order."""
     choices = state.choices
+    roles = state.setup.roles
     out = []
     for player in state.living():
         choice = choices.get(player)
         if choice is None:
             continue
-        for key, target in choice.items():
-            ability = state.setup.roles[player].ability(key)
-            if ability is not None and ability.group == "pack":
-                out.append((player, target))
+        pack = roles[player].pack
+        if pack is not None and pack.key in choice:
+            out.append((player, choice[pack.key]))
     return out
 
 
@@ -101,10 +100,9 @@ def _agreed(state: State, *, at_deadline: bool) -> list[Act]:
 
 
 def _pack_ability(state: State, wolf: str) -> Ability:
-    for ability in state.setup.roles[wolf].abilities:
-        if ability.group == "pack":
-            return ability
-    raise AssertionError(f"{wolf} has no pack ability")
+    pack = state.setup.roles[wolf].pack
+    assert pack is not None, f"{wolf} has no pack ability"
+    return pack
 
 
 PACK_RULES: Mapping[str, Callable[..., list[Act]]] = MappingProxyType(

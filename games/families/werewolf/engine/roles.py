@@ -83,6 +83,15 @@ class Role:
     vote_weight: int = 1  # execution calls (rules/003: the mayor's vote counts twice)
     one_ability_a_night: bool = False  # the witch: one potion a night
     knows: tuple[str, ...] = ()  # sides or roles this role learns at the start
+    _by_timing: Mapping[Timing, tuple[Ability, ...]] = field(init=False, repr=False, compare=False)
+
+    pack: Ability | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        by_timing = {t: tuple(a for a in self.abilities if a.timing is t) for t in Timing}
+        object.__setattr__(self, "_by_timing", by_timing)
+        pack = [a for a in self.abilities if a.group == "pack"]
+        object.__setattr__(self, "pack", pack[0] if pack else None)
 
     def ability(self, key: str) -> Ability | None:
         """The ability of this role with `key`, if it has one."""
@@ -93,7 +102,7 @@ class Role:
 
     def at(self, timing: Timing) -> tuple[Ability, ...]:
         """The abilities used at `timing`, in the order the role lists them."""
-        return tuple(a for a in self.abilities if a.timing is timing)
+        return self._by_timing[timing]
 
 
 # --- rules/001: the forum game --------------------------------------------------------------

@@ -32,10 +32,18 @@ class Setup:
     rivals: tuple[tuple[str, str], ...] = ()
     opens_with: str = "night"
     seats: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    _abilities: Mapping[str, tuple[Ability, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         seats = MappingProxyType({player: i for i, player in enumerate(self.players)})
         object.__setattr__(self, "seats", seats)
+        abilities = {
+            p: (*self.roles[p].abilities, OXFORD_CROSSBOW)
+            if p in self.crossbows
+            else self.roles[p].abilities
+            for p in self.players
+        }
+        object.__setattr__(self, "_abilities", MappingProxyType(abilities))
 
     def role(self, player: str) -> Role:
         return self.roles[player]
@@ -48,10 +56,7 @@ class Setup:
 
     def abilities(self, player: str) -> tuple[Ability, ...]:
         """The player's abilities: their role's, and a crossbow Fate gave them (rules/003)."""
-        role = self.roles[player]
-        if player in self.crossbows:
-            return (*role.abilities, OXFORD_CROSSBOW)
-        return role.abilities
+        return self._abilities[player]
 
     def lover_of(self, player: str) -> str | None:
         for a, b in self.lovers:

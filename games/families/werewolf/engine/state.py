@@ -73,28 +73,6 @@ class Outcome:
 class State:
     """Where a game stands. Read it; change it only through events."""
 
-    __slots__ = (
-        "alive",
-        "call",
-        "charmed",
-        "choices",
-        "closing",
-        "day_over",
-        "deaths",
-        "eliminated",
-        "last",
-        "outcome",
-        "pending",
-        "phase",
-        "revealed_idiots",
-        "setup",
-        "sheriff",
-        "sheriff_votes",
-        "step",
-        "uses",
-        "votes",
-    )
-
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
         self.phase: Phase | None = None
@@ -115,11 +93,13 @@ class State:
         self.closing = False  # the phase is over once nothing is pending
         self.day_over = False  # an explosion or a duel ended the day: no more events or votes
         self.outcome: Outcome | None = None
+        self._living: tuple[frozenset[str], tuple[str, ...]] | None = None
 
     def copy(self) -> State:
+        """A working copy for the next move (cheap: containers are shared, never changed in
+        place; events replace them)."""
         clone = State.__new__(State)
-        for name in State.__slots__:
-            setattr(clone, name, getattr(self, name))
+        clone.__dict__.update(self.__dict__)
         return clone
 
     # --- reading ---------------------------------------------------------------------------
@@ -137,9 +117,13 @@ class State:
         return player in self.alive
 
     def living(self) -> list[str]:
-        """The living players in seat order."""
-        alive = self.alive
-        return [p for p in self.setup.players if p in alive]
+        """The living players in seat order (a fresh list each time; computed once per set of
+        the living)."""
+        cached = self._living
+        if cached is None or cached[0] is not self.alive:
+            alive = self.alive
+            cached = self._living = (alive, tuple(p for p in self.setup.players if p in alive))
+        return list(cached[1])
 
     def option(self, name: str) -> object:
         return self.setup.options[name]
@@ -159,7 +143,9 @@ class State:
     def signature(self) -> tuple:
         """Every field as a comparable value (replaying a log must give the same state)."""
         return tuple(
-            (name, _frozen(getattr(self, name))) for name in State.__slots__ if name != "setup"
+            (name, _frozen(value))
+            for name, value in sorted(vars(self).items())
+            if name not in ("setup", "_living")
         )
 
 

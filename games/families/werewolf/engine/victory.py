@@ -58,13 +58,11 @@ def _star_crossed_pair(state: State, a: str, b: str) -> bool:
 
 
 def _has_loaded_crossbow(state: State, player: str) -> bool:
-    return any(
-        ability.key == "shoot"
-        and ability.uses is not None
-        and state.used(player, "shoot") < ability.uses
-        for ability in state.setup.abilities(player)
-        if ability.resolver == "crossbow"
-    )
+    for ability in state.setup.abilities(player):
+        if ability.resolver == "crossbow":
+            assert ability.uses is not None
+            return state.used(player, ability.key) < ability.uses
+    return False
 
 
 def _oxford_outcome(state: State, side: str) -> Outcome:
@@ -75,8 +73,7 @@ def _oxford_outcome(state: State, side: str) -> Outcome:
         (a, b) if setup.seats[a] < setup.seats[b] else (b, a)
         for a, b in setup.rivals
         if a in state.alive and b in state.alive
-    ]
-    duelling.sort(key=lambda pair: setup.seats[pair[0]])
+    ]  # the pairs as Fate dealt them, each in seat order (FORMAT)
     in_duel = {p for pair in duelling for p in pair}
     winners = tuple(
         p for p in living if setup.side(p) == side and p not in star_crossed and p not in in_duel

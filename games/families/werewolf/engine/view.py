@@ -94,7 +94,7 @@ def _known(game: Game, player: str) -> dict[str, str]:
 def _in_pack(game: Game, player: str) -> bool:
     state = game.state
     role = game.setup.roles[player]
-    return any(a.group == "pack" and has_now(state, player, a) for a in role.abilities)
+    return role.pack is not None and has_now(state, player, role.pack)
 
 
 def view_for(game: Game, player: str | None) -> SeatView:
