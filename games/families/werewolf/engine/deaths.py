@@ -73,6 +73,12 @@ def check_win(step: Step) -> None:
     state = step.state
     if state.over:
         return
+    # Only the living and the uses of abilities (a crossbow fired) decide a win; they are
+    # replaced, never changed in place, so the same two objects mean the same answer.
+    checked = state._win_checked
+    if checked is not None and checked[0] is state.alive and checked[1] is state.uses:
+        return
+    state._win_checked = (state.alive, state.uses)
     outcome = outcome_of(state)
     if outcome is not None:
         step.emit(GameWon(outcome))

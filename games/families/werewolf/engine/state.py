@@ -94,6 +94,7 @@ class State:
         self.day_over = False  # an explosion or a duel ended the day: no more events or votes
         self.outcome: Outcome | None = None
         self._living: tuple[frozenset[str], tuple[str, ...]] | None = None
+        self._win_checked: tuple[object, object] | None = None  # (alive, uses) last checked
 
     def copy(self) -> State:
         """A working copy for the next move (cheap: containers are shared, never changed in
@@ -145,7 +146,7 @@ class State:
         return tuple(
             (name, _frozen(value))
             for name, value in sorted(vars(self).items())
-            if name not in ("setup", "_living")
+            if name != "setup" and not name.startswith("_")
         )
 
 
