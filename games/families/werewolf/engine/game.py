@@ -8,7 +8,7 @@ decision is awaited.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from .abilities import DAY, has_now
@@ -205,24 +205,22 @@ def _night_action(step: Step, move: NightAction) -> None:
 # --- day --------------------------------------------------------------------------------------
 
 
+def _day_part(state: State, part: str, what: str) -> Callable[..., None]:
+    """The function of the ruleset's day rule that takes `what` (e.g. the vote), or a refusal
+    when this ruleset's day has no such thing."""
+    _require(state, "day", what)
+    handler = getattr(DAY_RULES[state.setup.ruleset.day], part)
+    if handler is None:
+        raise OutOfTurnError(f"{state.phase}: the {state.setup.ruleset.name} game has no {what}.")
+    return handler
+
+
 def _vote(step: Step, move: Vote) -> None:
-    state = step.state
-    _require(state, "day", "a vote")
-    rule = DAY_RULES[state.setup.ruleset.day]
-    if rule.vote is None:
-        raise OutOfTurnError(
-            f"{state.phase}: {state.setup.ruleset.name} days decide by execution calls, not votes."
-        )
-    rule.vote(step, move.voter, move.target)
+    _day_part(step.state, "vote", "day vote")(step, move.voter, move.target)
 
 
 def _sheriff_vote(step: Step, move: SheriffVote) -> None:
-    state = step.state
-    _require(state, "day", "a sheriff vote")
-    rule = DAY_RULES[state.setup.ruleset.day]
-    if rule.sheriff_vote is None:
-        raise OutOfTurnError(f"{state.phase}: the {state.setup.ruleset.name} game has no sheriff.")
-    rule.sheriff_vote(step, move.voter, move.candidate)
+    _day_part(step.state, "sheriff_vote", "sheriff election")(step, move.voter, move.candidate)
 
 
 def _use_ability(step: Step, move: UseAbility) -> None:
@@ -271,21 +269,11 @@ def _smite(step: Step, move: Smite) -> None:
 
 
 def _accuse(step: Step, move: Accuse) -> None:
-    state = step.state
-    _require(state, "day", "an execution call")
-    rule = DAY_RULES[state.setup.ruleset.day]
-    if rule.accuse is None:
-        raise OutOfTurnError(f"{state.phase}: the {state.setup.ruleset.name} game has no calls.")
-    rule.accuse(step, move.accused, move.by, move.second)
+    _day_part(step.state, "accuse", "execution calls")(step, move.accused, move.by, move.second)
 
 
 def _call_vote(step: Step, move: CallVote) -> None:
-    state = step.state
-    _require(state, "day", "a vote on an execution call")
-    rule = DAY_RULES[state.setup.ruleset.day]
-    if rule.call_vote is None:
-        raise OutOfTurnError(f"{state.phase}: the {state.setup.ruleset.name} game has no calls.")
-    rule.call_vote(step, move.voter, move.yes)
+    _day_part(step.state, "call_vote", "execution calls")(step, move.voter, move.yes)
 
 
 # --- decisions and the clock --------------------------------------------------------------
