@@ -28,6 +28,7 @@ from games.broadcast import announce_on_commit, send_chat_on_commit
 from games.engine import CENTRE_POSITIONS, Role, RuleError, Ruleset
 from games.engine.messages import RoleMessage, night_report, role_message
 from games.models import MODERATOR, CentreCard, ChatMessage, Game, NightAction, Phase, Seat, Vote
+from games.names import RefusedName, clashing_name, clean_name
 from games.prepared import (
     ACTION_OF_SEAT,
     ACTIONS_OF_GAME,
@@ -142,15 +143,10 @@ def _ruleset(value: str) -> Ruleset:
 
 
 def _clean_name(name: str) -> str:
-    name = unicodedata.normalize("NFC", name or "").strip()
-    name = re.sub(r"\s+", " ", name)
     try:
-        engine.validate_player_name(name)
-    except RuleError as error:
+        return clean_name(name)
+    except RefusedName as error:
         raise ServiceError(str(error)) from None
-    if name.casefold() == MODERATOR.casefold():
-        raise ServiceError(f"{MODERATOR} is the name of the app's own notes; pick another name.")
-    return name
 
 
 def rules_phrase_matches(text: str) -> bool:
@@ -223,7 +219,7 @@ def seat_join(*, game: Game, name: str, rules_phrase: str = "") -> Seat:
     limit = engine.max_players(Ruleset(game.ruleset))
     if len(seats) >= limit:
         raise ServiceError(f"The table is full: the {game.ruleset} rules allow {limit} players.")
-    if any(s.name.casefold() == clean.casefold() for s in seats):
+    if clashing_name(clean, (s.name for s in seats)) is not None:
         raise ServiceError(f"Someone called {clean} is already at the table; pick another name.")
     position = max((s.position for s in seats), default=-1) + 1
     try:
@@ -403,9 +399,28 @@ def _load_table(game: Game) -> tuple[list[Seat], list[CentreCard], engine.Deal]:
     return seats, centre, deal_of(game, seats, centre)
 
 
+def _named_targets(targets: Sequence[str | int], seats: Sequence[Seat]) -> list[str]:
+    """The targets as the engine names them. A seat id (what the pages post: a player's name
+    is only ever shown) becomes that seat's name, if the seat is at this table; a string is
+    taken as the engine's own word, a name or a centre position (the tests and the deadline
+    send those)."""
+    by_id = {s.pk: s.name for s in seats}
+    named: list[str] = []
+    for target in targets:
+        if isinstance(target, bool) or not isinstance(target, int | str):
+            raise ServiceError("Choose your targets from the list.")
+        if isinstance(target, int):
+            if target not in by_id:
+                raise ServiceError("Choose your targets from the list on the page.")
+            target = by_id[target]
+        named.append(target)
+    return named
+
+
 @transaction.atomic
-def doppelganger_copy(*, seat: Seat, target: str, now: datetime | None = None) -> Role:
-    """The Doppelganger's first step: copy another player's card (rules/002 s5).
+def doppelganger_copy(*, seat: Seat, target: str | int, now: datetime | None = None) -> Role:
+    """The Doppelganger's first step: copy another player's card (rules/002 s5). `target`
+    names the player or, from a page, is their seat id.
 
     The copied card is shown to the Doppelganger at once (it is the first thing that happens in
     the night, so nothing can have changed it). If the copied role acts no further, the action is
@@ -419,6 +434,7 @@ def doppelganger_copy(*, seat: Seat, target: str, now: datetime | None = None) -
         raise NotAllowedError("Only the Doppelganger copies another card.")
     if ACTION_OF_SEAT.one(me.pk) is not None:
         raise ServiceError("You already chose whom to copy; it is final.")
+    (target,) = _named_targets([target], seats)
     try:
         copied = engine.validate_copy(deal, me.name, target)
     except RuleError as error:
@@ -431,8 +447,11 @@ def doppelganger_copy(*, seat: Seat, target: str, now: datetime | None = None) -
 
 
 @transaction.atomic
-def night_action_submit(*, seat: Seat, targets: list[str], now: datetime | None = None) -> None:
-    """Send a seat's night action (final). `targets` [] means "no action".
+def night_action_submit(
+    *, seat: Seat, targets: list[str | int], now: datetime | None = None
+) -> None:
+    """Send a seat's night action (final). `targets` [] means "no action"; each target names a
+    player or a centre position or, from a page, is a player's seat id.
 
     For a Doppelganger that already copied, `targets` are the copied role's own targets.
     When the last action arrives, the night is resolved in the same transaction.
@@ -444,13 +463,14 @@ def night_action_submit(*, seat: Seat, targets: list[str], now: datetime | None 
     existing = ACTION_OF_SEAT.one(me.pk)
     if existing is not None and existing.complete:
         raise ServiceError("You already sent your night action; it is final.")
-    if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
+    if not isinstance(targets, list):
         raise ServiceError("Choose your targets from the list.")
-    if deal.cards[me.name] is Role.DOPPELGANGER and existing is None and targets:
+    named = _named_targets(targets, seats)
+    if deal.cards[me.name] is Role.DOPPELGANGER and existing is None and named:
         # The copy comes first, on its own: checking a whole action at once would answer with
         # the rule of whatever card it names, a peek at any card before choosing.
         raise ServiceError("Choose whom to copy first; then send the copied role's action.")
-    full = (existing.targets if existing else []) + targets
+    full = (existing.targets if existing else []) + named
     try:
         checked = engine.validate_action(deal, me.name, full)
     except RuleError as error:

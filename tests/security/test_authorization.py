@@ -32,7 +32,7 @@ from games import services
 from games.consumers import CLOSE_NOT_SEATED
 from games.models import CODE_ALPHABET, CODE_LENGTH, ChatMessage, Game, NightAction, Phase, Seat
 from games.models import Vote as VoteRow
-from tests.factories import THREE, Table, client_for, create_lobby, play_to
+from tests.factories import THREE, Table, client_for, create_lobby, form_targets, play_to
 from tests.realtime.helpers import WAIT, SocketOpener, new_session, receive_until, send_chat
 from tests.security.audit import POST_ROUTES, db_snapshot, message_of, snapshot_diff
 from tests.web.helpers import PHASE_MESSAGES
@@ -217,7 +217,7 @@ ROUTES: list[Route] = [
         lambda w, p: reverse("night_action", args=[_code(w, p)]),
         lambda w: {"targets": "Zed"},
         _seated_post(
-            bad_phases=(Phase.NIGHT,), bad_input=(400, "is not a player or a centre card")
+            bad_phases=(Phase.NIGHT,), bad_input=(400, "Choose your targets from the list")
         ),
     ),
     Route(
@@ -392,7 +392,10 @@ def test_a_seat_cannot_act_or_vote_for_another_seat(world: World) -> None:
     ann = night.seats["Ann"]
     forged = {"seat": ann.pk, "seat_id": ann.pk, "name": "Ann", "token": ann.token}
     response = request(
-        ben, "POST", reverse("night_action", args=[night.code]), {"targets": "Cat", **forged}
+        ben,
+        "POST",
+        reverse("night_action", args=[night.code]),
+        {"targets": form_targets(night, "Cat"), **forged},
     )
     assert response.status_code == 302
     assert list(
