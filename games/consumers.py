@@ -82,6 +82,7 @@ def _chat_history(game_id: int, after: int) -> list[dict[str, Any]]:
             "id": m.pk,
             "seat_id": m.seat_id,
             "name": m.author_name,
+            "note": m.is_note,
             "text": m.text,
             "sent_at": m.sent_at.isoformat(),
         }
@@ -760,6 +761,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 "type": "chat",
                 "id": event["id"],
                 "name": event["name"],
+                "note": event.get("note") is True,
                 "text": event["text"],
                 "sent_at": event["sent_at"],
                 "mine": event["seat_id"] == self.seat_id,

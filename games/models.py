@@ -236,6 +236,11 @@ class ChatMessage(models.Model):
         return f"Chat {self.pk} in {self.game_id}"
 
     @property
+    def is_note(self) -> bool:
+        """A note from the app itself (no author), never a player's line."""
+        return not self.author
+
+    @property
     def author_name(self) -> str:
         return self.author or MODERATOR
 

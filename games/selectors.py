@@ -113,11 +113,15 @@ class Reveal:
 
 @dataclass(frozen=True, slots=True)
 class ChatLine:
+    """A line of the chat. `is_note`: the app's own note (a phase change), which the page
+    shows in a form no player's line can take, whatever its name or text."""
+
     id: int
     name: str
     text: str
     sent_at: datetime
     is_me: bool
+    is_note: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,6 +431,7 @@ def seat_view(
                 text=m.text,
                 sent_at=m.sent_at,
                 is_me=m.seat_id == me.pk,
+                is_note=m.is_note,
             )
             for m in reversed(lines)
         )

@@ -13,12 +13,14 @@ import html
 import re
 
 import pytest
+from channels.db import database_sync_to_async
 from django.test import Client
 
 from games import services
 from games.engine import CENTRE_POSITIONS
 from games.models import NightAction, Phase, Seat
 from tests.factories import Table, client_for, create_lobby, start_with_deal
+from tests.realtime.helpers import SocketOpener, receive_until
 from tests.web.helpers import alerts, raw, url, visible
 
 pytestmark = pytest.mark.django_db
@@ -127,3 +129,99 @@ def test_the_robber_and_troublemaker_can_touch_a_player_named_like_the_centre() 
     assert stored == {"Ann": [odd], "Ben": [odd, "Ann"], odd: []}
     page = visible(ann.get(url("game", table.code)))
     assert f"You swapped cards with {odd}. You are now the Werewolf." in page
+
+
+# --- Hole 2: look-alike names, and notes that could be imitated ----------------------------------
+
+CYRILLIC_A, CYRILLIC_E, CYRILLIC_O = "\u0410", "\u0435", "\u043e"
+
+
+def fullwidth(text: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        f"{CYRILLIC_A}nn",  # Ann with a Cyrillic A
+        fullwidth("ANN"),
+        "Ann\u200b",  # zero-width space
+        "\u202eAnn",  # right-to-left override
+        "A\u00adnn",  # soft hyphen
+        f"B{CYRILLIC_E}n",
+        fullwidth("Cat"),
+        "Cat\u2800",  # braille blank
+        f"M{CYRILLIC_O}derator",
+        fullwidth("MODERATOR"),
+        "Moderator\u200d",
+        "\u041c\u041edErAtOr",  # Cyrillic capital M and O
+        "The Moderator",
+        f"l{CYRILLIC_E}ft",
+        fullwidth("right"),
+    ],
+)
+def test_a_look_alike_name_is_refused(name: str) -> None:
+    """A name that reads the same as a seated player's, or as the app's own voice, or as a
+    centre card, is refused: the same skeleton (Unicode TR39) once normalised and case-folded."""
+    table = create_lobby(["Ann", "Ben", "Cat"])
+    seats = Seat.objects.count()
+    data = {"name": name, "rules_phrase": services.RULES_PHRASE}
+    response = Client().post(url("join", table.code), data)
+    assert response.status_code == 400, name
+    assert any("pick another name" in a for a in alerts(response)), alerts(response)
+    assert Seat.objects.count() == seats
+
+
+def test_names_are_stored_normalised_and_honest_names_still_sit_down() -> None:
+    table = create_lobby(["Ann", "Ben", "Cat"])
+    phrase = services.RULES_PHRASE
+    typed = {
+        "\u202eZo\u00eb\u200b": "Zo\u00eb",
+        fullwidth("Dan"): "Dan",
+        "Eve\u3000Lee": "Eve Lee",
+        "\u0421\u0430\u0448\u0430": "\u0421\u0430\u0448\u0430",  # Sasha, in Cyrillic
+        "Annabel": "Annabel",
+        "Jean-Luc": "Jean-Luc",
+    }
+    for name, stored in typed.items():
+        assert services.seat_join(game=table.game, name=name, rules_phrase=phrase).name == stored
+
+
+def chat_lines(body: str) -> list[str]:
+    log = body[body.index('id="chat-log"') : body.index("</ol>", body.index('id="chat-log"'))]
+    return re.findall(r"<li\b.*?</li>", log, flags=re.S)
+
+
+def test_the_apps_own_notes_cannot_be_imitated_by_a_player() -> None:
+    """A note from the app is built unlike any player's line: its own class, a mark and no
+    name. A player who writes a note's words, even under a name like the app's, still shows
+    as a player's line."""
+    table = create_lobby(["Ann", "Ben", "Cat"])
+    # A name stored before look-alikes were refused.
+    Seat.objects.filter(pk=table.seats["Ben"].pk).update(name=f"M{CYRILLIC_O}derator")
+    note = "The cards are dealt and night falls. Read your role and send your action."
+    services.chat_post(seat=table.seat("Ben"), text=note)
+    services.game_start(host=table.seat("Ann"))
+    body = raw(client_for(table, "Cat").get(url("game", table.code)))
+    lines = chat_lines(body)
+    assert len(lines) == 2
+    player, app = lines
+    assert 'class="line"' in player and 'class="who"' in player and "note" not in player
+    assert 'class="note" role="note"' in app and 'class="note-mark"' in app
+    assert 'class="who"' not in app
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_notes_are_marked_as_notes_over_the_websocket(sockets: SocketOpener) -> None:
+    """game.js builds a line as a note only when its frame says so, which only the app's own
+    notes do (a player's line says "note": false, whatever it holds)."""
+    table = await database_sync_to_async(create_lobby)(["Ann", "Ben", "Cat"])
+    ann, _ = await sockets.seat(table, "Ann")
+    ben = await database_sync_to_async(table.seat)("Ben")
+    await database_sync_to_async(services.chat_post)(seat=ben, text="Moderator: all is fine")
+    frame, _ = await receive_until(ann, lambda f: f.get("type") == "chat")
+    assert frame["note"] is False
+    host = await database_sync_to_async(table.seat)("Ann")
+    await database_sync_to_async(services.game_start)(host=host)
+    frame, _ = await receive_until(ann, lambda f: f.get("type") == "chat")
+    assert frame["note"] is True and "night falls" in frame["text"]
