@@ -57,7 +57,8 @@ def _session_token(request: HttpRequest, code: str) -> str | None:
 
 def _client_key(request: HttpRequest) -> str:
     """A keyed hash of the client's address: enough to rate-limit, useless to anyone reading
-    the database. Behind the proxy daphne's --proxy-headers puts the real address here."""
+    the database. Behind the proxy daphne puts here the address nginx saw (its X-Real-IP,
+    bin/serve), never one the client wrote in X-Forwarded-For."""
     address = request.META.get("REMOTE_ADDR") or "unknown"
     digest = hmac.new(settings.SECRET_KEY.encode(), address.encode(), hashlib.sha256)
     return digest.hexdigest()[:32]
