@@ -68,6 +68,10 @@ PROGRESS_EVENTS = frozenset({"night-progress", "ready", "vote-progress"})
 
 
 def _seat_from_session(session: Any, code: str) -> Seat | None:
+    """The seat this session holds at game `code`. A code that cannot be one (say, with a NUL,
+    which PostgreSQL refuses) is not looked up."""
+    if not (code.isascii() and code.isalnum() and len(code) <= 16):
+        return None
     seats = session.get("seats", {}) if session is not None else {}
     token = seats.get(code) if isinstance(seats, dict) else None
     if not isinstance(token, str):

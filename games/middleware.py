@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Iterable
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+
+# Control characters a form field may hold: a textarea's line breaks and tabs (the admin's).
+FIELD_CONTROLS_ALLOWED = frozenset("\t\n\r")
 
 
 class ExplainMethodNotAllowed:
@@ -31,3 +35,46 @@ class ExplainMethodNotAllowed:
         )
         page["Allow"] = response.get("Allow", "")
         return page
+
+
+def _has_control(text: str, allowed: frozenset[str] = frozenset()) -> bool:
+    return any(unicodedata.category(c) == "Cc" and c not in allowed for c in text)
+
+
+def _fields(request: HttpRequest) -> Iterable[str]:
+    """Every field name and value of the request's query string and posted form."""
+    for data in (request.GET, request.POST):
+        for name, values in data.lists():
+            yield name
+            yield from values
+
+
+class RefuseControlCharacters:
+    """Answer a request whose path holds a control character (NUL and the like: nothing a
+    person types, and PostgreSQL refuses NUL in any text) with a plain 404, and one whose
+    query string or form holds one with a 400 that says so, before any view or the database
+    sees it. Nothing is changed. Tabs and line breaks in form fields are allowed."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if _has_control(request.path):
+            return render(
+                request,
+                "games/message.html",
+                {"title": "No such page", "text": "There is nothing at this address."},
+                status=404,
+            )
+        if any(_has_control(text, FIELD_CONTROLS_ALLOWED) for text in _fields(request)):
+            return render(
+                request,
+                "games/message.html",
+                {
+                    "title": "That form could not be read",
+                    "text": "It holds a control character, which nobody types. Nothing was"
+                    " changed: go back and send it again.",
+                },
+                status=400,
+            )
+        return self.get_response(request)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 from collections.abc import Callable
 from functools import wraps
 
@@ -26,6 +27,9 @@ from games.selectors import seat_view, status_view, table_status
 from games.services import NotAllowedError, ServiceError, WrongPhaseError
 
 SESSION_SEATS = "seats"
+# A seat token's shape (models.new_seat_token) and the longest one the column holds.
+SEAT_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
+SEAT_TOKEN_LENGTH = 32
 
 
 # --- Session helpers --------------------------------------------------------------------------
@@ -236,11 +240,19 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     )
 
 
+def _is_seat_token(token: str) -> bool:
+    """Whether `token` could be a seat token (models.new_seat_token: URL-safe base64)."""
+    return len(token) <= SEAT_TOKEN_LENGTH and SEAT_TOKEN.fullmatch(token) is not None
+
+
 @require_GET
 def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
-    """A player's private link: puts their seat in this browser's session."""
+    """A player's private link: puts their seat in this browser's session. A token that
+    cannot be one (say, with a NUL, which PostgreSQL refuses) is not looked up."""
     game = _find_game(code)
-    seat = Seat.objects.select_related("game").filter(game=game, token=token).one_or_none()
+    seat = None
+    if game is not None and _is_seat_token(token):
+        seat = Seat.objects.select_related("game").filter(game=game, token=token).one_or_none()
     if game is None or seat is None:
         return _message_page(
             request, "Link not recognised", "This rejoin link does not match a seat.", 404
