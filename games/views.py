@@ -27,6 +27,9 @@ from games.selectors import seat_view, status_view, table_status
 from games.services import NotAllowedError, ServiceError, WrongPhaseError
 
 SESSION_SEATS = "seats"
+# Seats a browser's session keeps, the most recently taken: far more games than anyone plays at
+# once, and a cookie under 2 KB, under half the 4,096 bytes browsers keep (`_remember_seat`).
+REMEMBERED_SEATS = 40
 # A seat token's shape (models.new_seat_token) and the longest one the column holds.
 SEAT_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 SEAT_TOKEN_LENGTH = 32
@@ -36,8 +39,18 @@ SEAT_TOKEN_LENGTH = 32
 
 
 def _remember_seat(request: HttpRequest, seat: Seat) -> None:
-    seats = dict(request.session.get(SESSION_SEATS, {}))
+    """Keep `seat` in this browser's session, as its newest seat.
+
+    The session is a signed cookie, and browsers drop a cookie over 4,096 bytes, which would
+    log the player out of every game at once: only the REMEMBERED_SEATS newest seats are kept
+    (about 40 bytes each). A player still at an older table takes their seat back with its
+    private rejoin link, which every game page shows."""
+    seats = request.session.get(SESSION_SEATS, {})
+    seats = dict(seats) if isinstance(seats, dict) else {}
+    seats.pop(seat.game.code, None)  # re-inserted last: the newest
     seats[seat.game.code] = seat.token
+    for code in list(seats)[: max(0, len(seats) - REMEMBERED_SEATS)]:
+        del seats[code]
     request.session[SESSION_SEATS] = seats
 
 
