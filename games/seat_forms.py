@@ -39,6 +39,10 @@ def remove_seat(fields: QueryDict, seat: Seat, seat_id: int) -> None:
     services.seat_remove(host=seat, seat_id=seat_id)
 
 
+def lock(fields: QueryDict, seat: Seat) -> None:
+    services.table_lock_set(host=seat, locked=fields.get("locked") != "no")
+
+
 def start(fields: QueryDict, seat: Seat) -> None:
     services.game_start(host=seat)
 
@@ -120,6 +124,7 @@ def vote(fields: QueryDict, seat: Seat) -> Taken:
 BY_URL_NAME: dict[str, SeatForm] = {
     "deck": deck,
     "remove_seat": remove_seat,
+    "lock": lock,
     "start": start,
     "cancel": cancel,
     "night_action": night_action,

@@ -27,7 +27,17 @@ from games import engine, hot_queries
 from games.broadcast import announce_on_commit, send_chat_on_commit
 from games.engine import CENTRE_POSITIONS, Role, RuleError, Ruleset
 from games.engine.messages import RoleMessage, night_report, role_message
-from games.models import MODERATOR, CentreCard, ChatMessage, Game, NightAction, Phase, Seat, Vote
+from games.models import (
+    MODERATOR,
+    CentreCard,
+    ChatMessage,
+    Game,
+    NightAction,
+    Phase,
+    Seat,
+    SeatTaken,
+    Vote,
+)
 from games.names import RefusedName, clashing_name, clean_name
 from games.prepared import (
     ACTION_OF_SEAT,
@@ -46,6 +56,11 @@ timing_log = logging.getLogger("games.timing")
 
 # rules/000 s5e: players show they read the rules by sending this phrase.
 RULES_PHRASE = "The Ocean Chose Me"
+# What a newcomer hears at a table its host has locked (`table_lock_set`).
+TABLE_LOCKED = (
+    "The host has locked this table: nobody new can take a seat. Ask the host to unlock it if"
+    " you should be playing."
+)
 MAX_DAY_MINUTES = 24 * 60
 MAX_LIMIT_MINUTES = 24 * 60
 
@@ -206,11 +221,47 @@ def game_create(
     return Seat.objects.create(game=game, name=name, position=0, is_host=True)
 
 
+def _check_join_caps(game: Game, joiner_key: str, when: datetime) -> None:
+    """Refuse a seat past the caps on joining: settings.JOINS_PER_MINUTE from one client (by
+    `joiner_key`, at any tables) and settings.TABLE_JOINS_PER_MINUTE at one table (from any
+    clients), both counted over the last minute from `SeatTaken`, so seats since removed
+    count too. Rows older than that minute are dropped here: nothing else reads them."""
+    since = when - timedelta(minutes=1)
+    SeatTaken.objects.filter(taken_at__lte=since).delete()
+    if joiner_key:
+        mine = SeatTaken.objects.filter(client_key=joiner_key, taken_at__gt=since).count()
+        if mine >= settings.JOINS_PER_MINUTE:
+            raise ServiceError(
+                f"{mine} seats were taken from your address in the last minute. Wait a moment"
+                " and try again."
+            )
+    here = SeatTaken.objects.filter(game=game, taken_at__gt=since).count()
+    if here >= settings.TABLE_JOINS_PER_MINUTE:
+        raise ServiceError(
+            f"{here} seats were taken at this table in the last minute. Wait a moment and try"
+            " again."
+        )
+
+
 @transaction.atomic
-def seat_join(*, game: Game, name: str, rules_phrase: str = "") -> Seat:
-    """Seat a new player in the lobby of `game`."""
+def seat_join(
+    *,
+    game: Game,
+    name: str,
+    rules_phrase: str = "",
+    joiner_key: str = "",
+    now: datetime | None = None,
+) -> Seat:
+    """Seat a new player in the lobby of `game`, unless the host has locked the table.
+
+    `joiner_key` identifies the client (games/views: a keyed hash of its address), for the
+    caps on how many seats one client, and one table, may see taken per minute
+    (`_check_join_caps`).
+    """
     game = _locked_game(game.pk)
     _expect_phase(game, Phase.LOBBY)
+    if game.joins_locked:
+        raise NotAllowedError(TABLE_LOCKED)
     clean = _clean_name(name)
     if game.require_rules_phrase and not rules_phrase_matches(rules_phrase):
         raise ServiceError(
@@ -222,12 +273,15 @@ def seat_join(*, game: Game, name: str, rules_phrase: str = "") -> Seat:
         raise ServiceError(f"The table is full: the {game.ruleset} rules allow {limit} players.")
     if clashing_name(clean, (s.name for s in seats)) is not None:
         raise ServiceError(f"Someone called {clean} is already at the table; pick another name.")
+    when = _now(now)
+    _check_join_caps(game, joiner_key, when)
     position = max((s.position for s in seats), default=-1) + 1
     try:
         with transaction.atomic():
             seat = Seat.objects.create(game=game, name=clean, position=position)
     except IntegrityError:
         raise ServiceError(f"Someone called {clean} just sat down; pick another name.") from None
+    SeatTaken.objects.create(game=game, client_key=joiner_key, taken_at=when)
     announce_on_commit(game.code, "seats", count=len(seats) + 1)
     return seat
 
@@ -250,6 +304,16 @@ def seat_remove(*, host: Seat, seat_id: int) -> None:
         raise ServiceError("The host cannot remove themselves.")
     seat.delete()
     announce_on_commit(game.code, "seats")
+
+
+@transaction.atomic
+def table_lock_set(*, host: Seat, locked: bool) -> None:
+    """The host locks the lobby against new players (or unlocks it): with the table locked,
+    the invite link seats nobody; the seated keep their seats and rejoin links."""
+    game = _require_host(host)
+    _expect_phase(game, Phase.LOBBY)
+    Game.objects.filter(pk=game.pk).update(joins_locked=bool(locked))
+    announce_on_commit(game.code, "lock", locked=bool(locked))
 
 
 def parse_deck_counts(ruleset: Ruleset, counts: Mapping[str, object]) -> list[Role]:
@@ -922,5 +986,6 @@ __all__ = [
     "seat_join",
     "seat_ready_set",
     "seat_remove",
+    "table_lock_set",
     "vote_cast",
 ]

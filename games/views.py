@@ -228,6 +228,8 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     status = 200
     if game.phase != Phase.LOBBY:
         return _not_seated(request, game)
+    if game.joins_locked:
+        return _message_page(request, "This table is locked", services.TABLE_LOCKED, 403)
     if request.method == "POST":
         if form.is_valid():
             try:
@@ -235,6 +237,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
                     game=game,
                     name=form.cleaned_data["name"],
                     rules_phrase=form.cleaned_data["rules_phrase"],
+                    joiner_key=_client_key(request),
                 )
             except ServiceError as error:
                 form.add_error(None, str(error))
@@ -359,6 +362,7 @@ def seat_post(handler: SeatForm) -> Callable[..., HttpResponse]:
 # The seated player's game forms (games/seat_forms.py, shared with the websocket).
 deck = seat_post(seat_forms.deck)
 remove_seat = seat_post(seat_forms.remove_seat)
+lock = seat_post(seat_forms.lock)
 start = seat_post(seat_forms.start)
 cancel = seat_post(seat_forms.cancel)
 night_action = seat_post(seat_forms.night_action)

@@ -269,3 +269,13 @@ BENCH_BASELINE = env_bool("ONENIGHT_BENCH_BASELINE", default=False)
 GAMES_PER_MINUTE = int(
     os.environ.get("ONENIGHT_GAMES_PER_MINUTE", "1000000" if BENCH_BASELINE else "5")
 )
+# How many seats may be taken per minute from one client address (at any tables) and at one
+# table (from any addresses): one stranger with the invite link cannot fill a lobby in a
+# second (docs/security.md). Six friends behind one home connection still join at once; a
+# larger group from one address waits a minute for the rest. The load benchmark lifts both.
+JOINS_PER_MINUTE = int(
+    os.environ.get("ONENIGHT_JOINS_PER_MINUTE", "1000000" if BENCH_BASELINE else "6")
+)
+TABLE_JOINS_PER_MINUTE = int(
+    os.environ.get("ONENIGHT_TABLE_JOINS_PER_MINUTE", "1000000" if BENCH_BASELINE else "16")
+)

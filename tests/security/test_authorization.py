@@ -203,6 +203,13 @@ ROUTES: list[Route] = [
         _seated_post(host_only=True, lobby_host=(400, "That player is not at this table.")),
     ),
     Route(
+        "lock",
+        "POST",
+        lambda w, p: reverse("lock", args=[_code(w, p)]),
+        lambda w: {"locked": "yes"},
+        _seated_post(host_only=True, ok_phases=(Phase.LOBBY,)),
+    ),
+    Route(
         "start",
         "POST",
         lambda w, p: reverse("start", args=[_code(w, p)]),

@@ -281,7 +281,7 @@ def test_fuzz_join(world: World, name: str, phrase: str, who: str, phase: str, e
         before = db_snapshot()
         client = world.clients[(phase, who)]
         response = client.post(reverse("join", args=[world.code(phase)]), data)
-        refusal_or_change(response, before, only("seat "), "join")
+        refusal_or_change(response, before, only("seat ", "seat_taken "), "join")
         if response.status_code == 302 and snapshot_diff(before, db_snapshot()):
             assert who == "anonymous" and phase == Phase.LOBBY
 
@@ -344,7 +344,7 @@ ANY_DATA = st.dictionaries(st.text(max_size=10), texts, max_size=4)
 
 @FUZZ
 @given(
-    route=st.sampled_from(["start", "cancel", "end_day", "ready", "play_again"]),
+    route=st.sampled_from(["lock", "start", "cancel", "end_day", "ready", "play_again"]),
     data=ANY_DATA,
     ready=st.one_of(st.none(), texts),
     who=WHO,
@@ -360,12 +360,13 @@ def test_fuzz_host_and_day_actions(
     phase: str,
     htmx: bool,
 ) -> None:
-    """start, cancel, end of day, ready, play again: the data is ignored or checked; who may
-    and in which phase is the services' call."""
+    """lock, start, cancel, end of day, ready, play again: the data is ignored or checked; who
+    may and in which phase is the services' call."""
     if ready is not None:
         data = {**data, "ready": ready}
     table = world.tables[phase]
     allowed_by = {
+        "lock": (("host",), (Phase.LOBBY,)),
         "start": (("host",), (Phase.LOBBY,)),
         "cancel": (("host",), (Phase.LOBBY, Phase.NIGHT, Phase.DAY, Phase.VOTING)),
         "end_day": (("host",), (Phase.DAY,)),
