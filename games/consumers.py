@@ -32,6 +32,7 @@ from django.utils.html import conditional_escape
 
 from games import seat_forms, services
 from games.broadcast import game_group
+from games.middleware import CONTROL_CHARACTER_IN_FORM, has_control_character
 from games.models import Game, Phase, Seat
 from games.prepared import GAME_BY_ID
 from games.selectors import (
@@ -297,6 +298,10 @@ def parse_socket_form(content: dict[str, Any], code: str) -> SocketForm | str:
             or not all(isinstance(v, str) and len(v) <= FORM_MAX_LENGTH for v in values)
         ):
             return "That form could not be read."
+        if has_control_character(name) or any(
+            has_control_character(v, in_field=True) for v in values
+        ):
+            return CONTROL_CHARACTER_IN_FORM  # as its POST would be (games/middleware)
         data.setlist(name, values)
     data._mutable = False
     arguments = {k: v for k, v in match.kwargs.items() if k != "code"}

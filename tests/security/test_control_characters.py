@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import URLPattern
@@ -23,6 +24,7 @@ from django.urls import URLPattern
 from games import urls
 from games.models import Phase
 from tests.factories import THREE, Table, client_for, create_lobby, play_to
+from tests.realtime.helpers import SocketOpener, receive_until
 from tests.security.audit import db_snapshot, snapshot_diff
 from tests.web.helpers import alerts
 
@@ -203,3 +205,22 @@ def test_honest_forms_with_line_breaks_and_tabs_still_pass(world: World) -> None
     data = {"name": "Zoe\tLee", "rules_phrase": "The Ocean\nChose Me"}
     response = Client().post(f"/g/{table.code}/join", data)
     assert response.status_code == 302
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("value", ["\x00", "a\x1bb"])
+async def test_a_form_over_the_socket_with_a_control_character_is_refused(
+    sockets: SocketOpener, value: str
+) -> None:
+    """The same forms sent over the page's websocket are refused the same way, before any
+    handler sees them (games/consumers.parse_socket_form)."""
+    table = await database_sync_to_async(play_to)(Phase.DAY, THREE)
+    ben, _ = await sockets.seat(table, "Ben")
+    path = f"/g/{table.code}/ready"
+    for fields in ({"ready": ["yes" + value]}, {"x" + value: ["1"]}):
+        before = await database_sync_to_async(db_snapshot)()
+        await ben.send_json_to({"type": "form", "path": path, "fields": fields})
+        frame, _ = await receive_until(ben, lambda f: f["type"] in ("form-error", "status"))
+        assert frame["type"] == "form-error" and "control character" in frame["message"]
+        after = await database_sync_to_async(db_snapshot)()
+        assert not snapshot_diff(before, after)
