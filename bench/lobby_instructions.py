@@ -50,5 +50,6 @@ def test_lobbies(monkeypatch: pytest.MonkeyPatch) -> None:
     """LOBBIES lobbies after a warm-up, without the announcement thread."""
     monkeypatch.setattr(broadcast, "_send", lambda code, message: None)
     monkeypatch.setattr(settings, "GAMES_PER_MINUTE", 10**6)  # as the benchmark's server
+    monkeypatch.setattr(settings, "JOINS_PER_MINUTE", 10**6)
     for _ in range(WARM_UP + int(os.environ.get("LOBBIES", "0"))):
         one_lobby()

@@ -151,6 +151,7 @@ def lobby_costs(monkeypatch: pytest.MonkeyPatch) -> dict[str, float]:
     from onenight.baseline import ping
 
     monkeypatch.setattr(settings, "GAMES_PER_MINUTE", 10**6)  # as the benchmark's server
+    monkeypatch.setattr(settings, "JOINS_PER_MINUTE", 10**6)
     monkeypatch.setattr(urls, "urlpatterns", [*urls.urlpatterns, path("bench/ping", ping)])
     clear_url_caches()
     table = factories.create_lobby(factories.NAMES[:3])

@@ -32,6 +32,7 @@ from django.utils.html import conditional_escape
 
 from games import seat_forms, services
 from games.broadcast import game_group
+from games.middleware import CONTROL_CHARACTER_IN_FORM, has_control_character
 from games.models import Game, Phase, Seat
 from games.prepared import GAME_BY_ID
 from games.selectors import (
@@ -68,6 +69,10 @@ PROGRESS_EVENTS = frozenset({"night-progress", "ready", "vote-progress"})
 
 
 def _seat_from_session(session: Any, code: str) -> Seat | None:
+    """The seat this session holds at game `code`. A code that cannot be one (say, with a NUL,
+    which PostgreSQL refuses) is not looked up."""
+    if not (code.isascii() and code.isalnum() and len(code) <= 16):
+        return None
     seats = session.get("seats", {}) if session is not None else {}
     token = seats.get(code) if isinstance(seats, dict) else None
     if not isinstance(token, str):
@@ -82,6 +87,7 @@ def _chat_history(game_id: int, after: int) -> list[dict[str, Any]]:
             "id": m.pk,
             "seat_id": m.seat_id,
             "name": m.author_name,
+            "note": m.is_note,
             "text": m.text,
             "sent_at": m.sent_at.isoformat(),
         }
@@ -292,6 +298,10 @@ def parse_socket_form(content: dict[str, Any], code: str) -> SocketForm | str:
             or not all(isinstance(v, str) and len(v) <= FORM_MAX_LENGTH for v in values)
         ):
             return "That form could not be read."
+        if has_control_character(name) or any(
+            has_control_character(v, in_field=True) for v in values
+        ):
+            return CONTROL_CHARACTER_IN_FORM  # as its POST would be (games/middleware)
         data.setlist(name, values)
     data._mutable = False
     arguments = {k: v for k, v in match.kwargs.items() if k != "code"}
@@ -760,6 +770,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 "type": "chat",
                 "id": event["id"],
                 "name": event["name"],
+                "note": event.get("note") is True,
                 "text": event["text"],
                 "sent_at": event["sent_at"],
                 "mine": event["seat_id"] == self.seat_id,

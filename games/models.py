@@ -90,6 +90,8 @@ class Game(models.Model):
     # A keyed hash of the creating client's address (never the address itself), for the cap on
     # how many games one client may create per minute.
     creator_key = models.CharField(max_length=32, blank=True, default="", editable=False)
+    # The host has locked the table: nobody new may take a seat (the seated keep theirs).
+    joins_locked = models.BooleanField(default=False)
     # Staff who opened the hidden roles in the admin while the game was running.
     secrets_opened_at = models.DateTimeField(null=True, blank=True)
     secrets_opened_by = models.ForeignKey(
@@ -150,6 +152,26 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class SeatTaken(models.Model):
+    """A seat taken at a table through its invite link, kept after the seat is removed: what
+    the caps on joining count (per client address and per table, games/services.seat_join).
+    `client_key` is a keyed hash of the address, as `Game.creator_key`; rows older than the
+    cap's minute are deleted as new ones come."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    client_key = models.CharField(max_length=32, blank=True, default="")
+    taken_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["client_key", "taken_at"], name="seat_taken_by_client"),
+            models.Index(fields=["game", "taken_at"], name="seat_taken_at_table"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Seat taken at {self.game_id} at {self.taken_at:%H:%M:%S}"
 
 
 class CentreCard(models.Model):
@@ -234,6 +256,11 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"Chat {self.pk} in {self.game_id}"
+
+    @property
+    def is_note(self) -> bool:
+        """A note from the app itself (no author), never a player's line."""
+        return not self.author
 
     @property
     def author_name(self) -> str:

@@ -27,6 +27,7 @@ class GamePaths:
     join: str
     status: str
     deck: str
+    lock: str
     start: str
     cancel: str
     night_action: str

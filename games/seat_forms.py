@@ -39,6 +39,10 @@ def remove_seat(fields: QueryDict, seat: Seat, seat_id: int) -> None:
     services.seat_remove(host=seat, seat_id=seat_id)
 
 
+def lock(fields: QueryDict, seat: Seat) -> None:
+    services.table_lock_set(host=seat, locked=fields.get("locked") != "no")
+
+
 def start(fields: QueryDict, seat: Seat) -> None:
     services.game_start(host=seat)
 
@@ -49,24 +53,47 @@ def cancel(fields: QueryDict, seat: Seat) -> None:
     services.game_cancel(game=seat.game)
 
 
-def posted_targets(fields: QueryDict) -> list[str]:
-    """Targets from the form: repeated `targets` fields. A seer's "left,middle" counts as two
-    centre cards; any other value is one name as it stands (names may contain commas)."""
-    targets: list[str] = []
+# The centre cards as a night-action form offers them: one position, or two joined by a comma
+# (a seer's pair). Fixed words, never a player's name: players are offered by seat id.
+CENTRE_TARGETS: dict[str, tuple[str, ...]] = {
+    **{p: (p,) for p in CENTRE_POSITIONS},
+    **{f"{a},{b}": (a, b) for a in CENTRE_POSITIONS for b in CENTRE_POSITIONS},
+}
+# Longer than any seat id the database can hold: not worth converting.
+MAX_SEAT_ID_DIGITS = 19
+# What a value that is none of the form's own becomes: an id no seat has, which the service
+# refuses once it has checked the phase (a late post hears that the night is over).
+NOT_A_SEAT = 0
+
+
+def posted_targets(fields: QueryDict) -> list[int | str]:
+    """The targets of a night-action form: repeated `targets` fields, each a seat id (a
+    player) or a centre value of `CENTRE_TARGETS`; empty ones (an unused select) are skipped.
+    Players come back as seat ids, for the service to look up at the game's own table; centre
+    cards as positions.
+
+    No value is ever read as a name, so a player's name cannot pass for a centre card or for
+    two targets."""
+    targets: list[int | str] = []
     for value in fields.getlist("targets"):
-        parts = value.split(",")
-        if len(parts) == 2 and all(p in CENTRE_POSITIONS for p in parts):
-            targets.extend(parts)
-        elif value.strip(", "):
-            targets.append(value)
+        if not value.strip():
+            continue
+        if value in CENTRE_TARGETS:
+            targets.extend(CENTRE_TARGETS[value])
+        elif value.isascii() and value.isdigit() and len(value) <= MAX_SEAT_ID_DIGITS:
+            targets.append(int(value))
+        else:
+            targets.append(NOT_A_SEAT)
     return targets
 
 
 def night_action(fields: QueryDict, seat: Seat) -> None:
     if fields.get("step") == "copy":
-        target = fields.get("targets", "")
-        if target and "no_action" not in fields:
-            services.doppelganger_copy(seat=seat, target=target)
+        targets = [] if "no_action" in fields else posted_targets(fields)
+        if len(targets) == 1:
+            services.doppelganger_copy(seat=seat, target=targets[0])
+        elif targets:
+            services.doppelganger_copy(seat=seat, target=NOT_A_SEAT)
         else:
             services.night_action_submit(seat=seat, targets=[])
     elif "no_action" in fields:
@@ -97,6 +124,7 @@ def vote(fields: QueryDict, seat: Seat) -> Taken:
 BY_URL_NAME: dict[str, SeatForm] = {
     "deck": deck,
     "remove_seat": remove_seat,
+    "lock": lock,
     "start": start,
     "cancel": cancel,
     "night_action": night_action,

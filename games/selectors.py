@@ -113,11 +113,15 @@ class Reveal:
 
 @dataclass(frozen=True, slots=True)
 class ChatLine:
+    """A line of the chat. `is_note`: the app's own note (a phase change), which the page
+    shows in a form no player's line can take, whatever its name or text."""
+
     id: int
     name: str
     text: str
     sent_at: datetime
     is_me: bool
+    is_note: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,9 +186,14 @@ def _where(position: str) -> str:
 
 
 def _action_form(
-    deal: engine.Deal, me: str, action: NightAction | None
+    deal: engine.Deal, me: str, action: NightAction | None, seat_ids: Mapping[str, int]
 ) -> tuple[ActionForm | None, bool]:
-    """The form for this seat's start role, and whether the action is already sent."""
+    """The form for this seat's start role, and whether the action is already sent.
+
+    A player is offered by seat id (`seat_ids`: name -> id), never by name: a name is only
+    shown, so no name can be read back as a centre card or as two targets (seat_forms maps the
+    ids back to names). Centre cards are offered by their fixed positions ("left", and
+    "left,middle" for two)."""
     if action is not None and action.complete:
         return None, True
     others = [p for p in deal.players if p != me]
@@ -196,7 +205,7 @@ def _action_form(
                 ActionForm(
                     kind="copy",
                     prompt="Choose the player whose card you copy.",
-                    choices=tuple(Choice(p, p) for p in others),
+                    choices=tuple(Choice(str(seat_ids[p]), p) for p in others),
                 ),
                 False,
             )
@@ -208,7 +217,7 @@ def _action_form(
     pair = False
     for shape in rule.shapes:
         if shape.players == 1:
-            choices += [Choice(p, f"{p}'s card") for p in others]
+            choices += [Choice(str(seat_ids[p]), f"{p}'s card") for p in others]
         elif shape.players == 2:
             pair = True
         elif shape.centre == 1:
@@ -224,7 +233,7 @@ def _action_form(
             ActionForm(
                 kind="pair",
                 prompt=rule.description,
-                choices=tuple(Choice(p, p) for p in others),
+                choices=tuple(Choice(str(seat_ids[p]), p) for p in others),
                 allow_none=allow_none,
                 copied=copied,
             ),
@@ -422,6 +431,7 @@ def seat_view(
                 text=m.text,
                 sent_at=m.sent_at,
                 is_me=m.seat_id == me.pk,
+                is_note=m.is_note,
             )
             for m in reversed(lines)
         )
@@ -439,7 +449,7 @@ def seat_view(
     view["actions_in"] = sum(1 for a in actions if a.complete)
     night: engine.NightResult | None = None
     if game.phase == Phase.NIGHT:
-        form, sent = _action_form(deal, me.name, mine)
+        form, sent = _action_form(deal, me.name, mine, {s.name: s.pk for s in seats})
         view["action_form"] = form
         view["action_sent"] = sent
     elif game.phase != Phase.CANCELLED or me.final_role:

@@ -27,7 +27,18 @@ from games import engine, hot_queries
 from games.broadcast import announce_on_commit, send_chat_on_commit
 from games.engine import CENTRE_POSITIONS, Role, RuleError, Ruleset
 from games.engine.messages import RoleMessage, night_report, role_message
-from games.models import MODERATOR, CentreCard, ChatMessage, Game, NightAction, Phase, Seat, Vote
+from games.models import (
+    MODERATOR,
+    CentreCard,
+    ChatMessage,
+    Game,
+    NightAction,
+    Phase,
+    Seat,
+    SeatTaken,
+    Vote,
+)
+from games.names import RefusedName, clashing_name, clean_name
 from games.prepared import (
     ACTION_OF_SEAT,
     ACTIONS_OF_GAME,
@@ -45,6 +56,11 @@ timing_log = logging.getLogger("games.timing")
 
 # rules/000 s5e: players show they read the rules by sending this phrase.
 RULES_PHRASE = "The Ocean Chose Me"
+# What a newcomer hears at a table its host has locked (`table_lock_set`).
+TABLE_LOCKED = (
+    "The host has locked this table: nobody new can take a seat. Ask the host to unlock it if"
+    " you should be playing."
+)
 MAX_DAY_MINUTES = 24 * 60
 MAX_LIMIT_MINUTES = 24 * 60
 
@@ -118,6 +134,7 @@ def _moderator_says(game: Game, text: str) -> None:
             "id": note.pk,
             "seat_id": None,
             "name": MODERATOR,
+            "note": True,
             "text": text,
             "sent_at": note.sent_at.isoformat(),
         },
@@ -142,15 +159,10 @@ def _ruleset(value: str) -> Ruleset:
 
 
 def _clean_name(name: str) -> str:
-    name = unicodedata.normalize("NFC", name or "").strip()
-    name = re.sub(r"\s+", " ", name)
     try:
-        engine.validate_player_name(name)
-    except RuleError as error:
+        return clean_name(name)
+    except RefusedName as error:
         raise ServiceError(str(error)) from None
-    if name.casefold() == MODERATOR.casefold():
-        raise ServiceError(f"{MODERATOR} is the name of the app's own notes; pick another name.")
-    return name
 
 
 def rules_phrase_matches(text: str) -> bool:
@@ -209,11 +221,47 @@ def game_create(
     return Seat.objects.create(game=game, name=name, position=0, is_host=True)
 
 
+def _check_join_caps(game: Game, joiner_key: str, when: datetime) -> None:
+    """Refuse a seat past the caps on joining: settings.JOINS_PER_MINUTE from one client (by
+    `joiner_key`, at any tables) and settings.TABLE_JOINS_PER_MINUTE at one table (from any
+    clients), both counted over the last minute from `SeatTaken`, so seats since removed
+    count too. Rows older than that minute are dropped here: nothing else reads them."""
+    since = when - timedelta(minutes=1)
+    SeatTaken.objects.filter(taken_at__lte=since).delete()
+    if joiner_key:
+        mine = SeatTaken.objects.filter(client_key=joiner_key, taken_at__gt=since).count()
+        if mine >= settings.JOINS_PER_MINUTE:
+            raise ServiceError(
+                f"{mine} seats were taken from your address in the last minute. Wait a moment"
+                " and try again."
+            )
+    here = SeatTaken.objects.filter(game=game, taken_at__gt=since).count()
+    if here >= settings.TABLE_JOINS_PER_MINUTE:
+        raise ServiceError(
+            f"{here} seats were taken at this table in the last minute. Wait a moment and try"
+            " again."
+        )
+
+
 @transaction.atomic
-def seat_join(*, game: Game, name: str, rules_phrase: str = "") -> Seat:
-    """Seat a new player in the lobby of `game`."""
+def seat_join(
+    *,
+    game: Game,
+    name: str,
+    rules_phrase: str = "",
+    joiner_key: str = "",
+    now: datetime | None = None,
+) -> Seat:
+    """Seat a new player in the lobby of `game`, unless the host has locked the table.
+
+    `joiner_key` identifies the client (games/views: a keyed hash of its address), for the
+    caps on how many seats one client, and one table, may see taken per minute
+    (`_check_join_caps`).
+    """
     game = _locked_game(game.pk)
     _expect_phase(game, Phase.LOBBY)
+    if game.joins_locked:
+        raise NotAllowedError(TABLE_LOCKED)
     clean = _clean_name(name)
     if game.require_rules_phrase and not rules_phrase_matches(rules_phrase):
         raise ServiceError(
@@ -223,14 +271,17 @@ def seat_join(*, game: Game, name: str, rules_phrase: str = "") -> Seat:
     limit = engine.max_players(Ruleset(game.ruleset))
     if len(seats) >= limit:
         raise ServiceError(f"The table is full: the {game.ruleset} rules allow {limit} players.")
-    if any(s.name.casefold() == clean.casefold() for s in seats):
+    if clashing_name(clean, (s.name for s in seats)) is not None:
         raise ServiceError(f"Someone called {clean} is already at the table; pick another name.")
+    when = _now(now)
+    _check_join_caps(game, joiner_key, when)
     position = max((s.position for s in seats), default=-1) + 1
     try:
         with transaction.atomic():
             seat = Seat.objects.create(game=game, name=clean, position=position)
     except IntegrityError:
         raise ServiceError(f"Someone called {clean} just sat down; pick another name.") from None
+    SeatTaken.objects.create(game=game, client_key=joiner_key, taken_at=when)
     announce_on_commit(game.code, "seats", count=len(seats) + 1)
     return seat
 
@@ -253,6 +304,16 @@ def seat_remove(*, host: Seat, seat_id: int) -> None:
         raise ServiceError("The host cannot remove themselves.")
     seat.delete()
     announce_on_commit(game.code, "seats")
+
+
+@transaction.atomic
+def table_lock_set(*, host: Seat, locked: bool) -> None:
+    """The host locks the lobby against new players (or unlocks it): with the table locked,
+    the invite link seats nobody; the seated keep their seats and rejoin links."""
+    game = _require_host(host)
+    _expect_phase(game, Phase.LOBBY)
+    Game.objects.filter(pk=game.pk).update(joins_locked=bool(locked))
+    announce_on_commit(game.code, "lock", locked=bool(locked))
 
 
 def parse_deck_counts(ruleset: Ruleset, counts: Mapping[str, object]) -> list[Role]:
@@ -403,9 +464,28 @@ def _load_table(game: Game) -> tuple[list[Seat], list[CentreCard], engine.Deal]:
     return seats, centre, deal_of(game, seats, centre)
 
 
+def _named_targets(targets: Sequence[str | int], seats: Sequence[Seat]) -> list[str]:
+    """The targets as the engine names them. A seat id (what the pages post: a player's name
+    is only ever shown) becomes that seat's name, if the seat is at this table; a string is
+    taken as the engine's own word, a name or a centre position (the tests and the deadline
+    send those)."""
+    by_id = {s.pk: s.name for s in seats}
+    named: list[str] = []
+    for target in targets:
+        if isinstance(target, bool) or not isinstance(target, int | str):
+            raise ServiceError("Choose your targets from the list.")
+        if isinstance(target, int):
+            if target not in by_id:
+                raise ServiceError("Choose your targets from the list on the page.")
+            target = by_id[target]
+        named.append(target)
+    return named
+
+
 @transaction.atomic
-def doppelganger_copy(*, seat: Seat, target: str, now: datetime | None = None) -> Role:
-    """The Doppelganger's first step: copy another player's card (rules/002 s5).
+def doppelganger_copy(*, seat: Seat, target: str | int, now: datetime | None = None) -> Role:
+    """The Doppelganger's first step: copy another player's card (rules/002 s5). `target`
+    names the player or, from a page, is their seat id.
 
     The copied card is shown to the Doppelganger at once (it is the first thing that happens in
     the night, so nothing can have changed it). If the copied role acts no further, the action is
@@ -419,6 +499,7 @@ def doppelganger_copy(*, seat: Seat, target: str, now: datetime | None = None) -
         raise NotAllowedError("Only the Doppelganger copies another card.")
     if ACTION_OF_SEAT.one(me.pk) is not None:
         raise ServiceError("You already chose whom to copy; it is final.")
+    (target,) = _named_targets([target], seats)
     try:
         copied = engine.validate_copy(deal, me.name, target)
     except RuleError as error:
@@ -431,8 +512,11 @@ def doppelganger_copy(*, seat: Seat, target: str, now: datetime | None = None) -
 
 
 @transaction.atomic
-def night_action_submit(*, seat: Seat, targets: list[str], now: datetime | None = None) -> None:
-    """Send a seat's night action (final). `targets` [] means "no action".
+def night_action_submit(
+    *, seat: Seat, targets: list[str | int], now: datetime | None = None
+) -> None:
+    """Send a seat's night action (final). `targets` [] means "no action"; each target names a
+    player or a centre position or, from a page, is a player's seat id.
 
     For a Doppelganger that already copied, `targets` are the copied role's own targets.
     When the last action arrives, the night is resolved in the same transaction.
@@ -444,13 +528,14 @@ def night_action_submit(*, seat: Seat, targets: list[str], now: datetime | None 
     existing = ACTION_OF_SEAT.one(me.pk)
     if existing is not None and existing.complete:
         raise ServiceError("You already sent your night action; it is final.")
-    if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
+    if not isinstance(targets, list):
         raise ServiceError("Choose your targets from the list.")
-    if deal.cards[me.name] is Role.DOPPELGANGER and existing is None and targets:
+    named = _named_targets(targets, seats)
+    if deal.cards[me.name] is Role.DOPPELGANGER and existing is None and named:
         # The copy comes first, on its own: checking a whole action at once would answer with
         # the rule of whatever card it names, a peek at any card before choosing.
         raise ServiceError("Choose whom to copy first; then send the copied role's action.")
-    full = (existing.targets if existing else []) + targets
+    full = (existing.targets if existing else []) + named
     try:
         checked = engine.validate_action(deal, me.name, full)
     except RuleError as error:
@@ -805,6 +890,7 @@ def chat_post(
             "id": message.pk,
             "seat_id": seat.pk,
             "name": seat.name,
+            "note": False,
             "text": clean,
             "sent_at": message.sent_at.isoformat(),
         },
@@ -900,5 +986,6 @@ __all__ = [
     "seat_join",
     "seat_ready_set",
     "seat_remove",
+    "table_lock_set",
     "vote_cast",
 ]

@@ -14,6 +14,7 @@ urlpatterns = [
     path("g/<str:code>/status", views.status, name="status"),
     path("g/<str:code>/deck", views.deck, name="deck"),
     path("g/<str:code>/remove/<int:seat_id>", views.remove_seat, name="remove_seat"),
+    path("g/<str:code>/lock", views.lock, name="lock"),
     path("g/<str:code>/start", views.start, name="start"),
     path("g/<str:code>/cancel", views.cancel, name="cancel"),
     path("g/<str:code>/action", views.night_action, name="night_action"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 from collections.abc import Callable
 from functools import wraps
 
@@ -26,14 +27,30 @@ from games.selectors import seat_view, status_view, table_status
 from games.services import NotAllowedError, ServiceError, WrongPhaseError
 
 SESSION_SEATS = "seats"
+# Seats a browser's session keeps, the most recently taken: far more games than anyone plays at
+# once, and a cookie under 2 KB, under half the 4,096 bytes browsers keep (`_remember_seat`).
+REMEMBERED_SEATS = 40
+# A seat token's shape (models.new_seat_token) and the longest one the column holds.
+SEAT_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
+SEAT_TOKEN_LENGTH = 32
 
 
 # --- Session helpers --------------------------------------------------------------------------
 
 
 def _remember_seat(request: HttpRequest, seat: Seat) -> None:
-    seats = dict(request.session.get(SESSION_SEATS, {}))
+    """Keep `seat` in this browser's session, as its newest seat.
+
+    The session is a signed cookie, and browsers drop a cookie over 4,096 bytes, which would
+    log the player out of every game at once: only the REMEMBERED_SEATS newest seats are kept
+    (about 40 bytes each). A player still at an older table takes their seat back with its
+    private rejoin link, which every game page shows."""
+    seats = request.session.get(SESSION_SEATS, {})
+    seats = dict(seats) if isinstance(seats, dict) else {}
+    seats.pop(seat.game.code, None)  # re-inserted last: the newest
     seats[seat.game.code] = seat.token
+    for code in list(seats)[: max(0, len(seats) - REMEMBERED_SEATS)]:
+        del seats[code]
     request.session[SESSION_SEATS] = seats
 
 
@@ -57,7 +74,8 @@ def _session_token(request: HttpRequest, code: str) -> str | None:
 
 def _client_key(request: HttpRequest) -> str:
     """A keyed hash of the client's address: enough to rate-limit, useless to anyone reading
-    the database. Behind the proxy daphne's --proxy-headers puts the real address here."""
+    the database. Behind the proxy daphne puts here the address nginx saw (its X-Real-IP,
+    bin/serve), never one the client wrote in X-Forwarded-For."""
     address = request.META.get("REMOTE_ADDR") or "unknown"
     digest = hmac.new(settings.SECRET_KEY.encode(), address.encode(), hashlib.sha256)
     return digest.hexdigest()[:32]
@@ -210,6 +228,8 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     status = 200
     if game.phase != Phase.LOBBY:
         return _not_seated(request, game)
+    if game.joins_locked:
+        return _message_page(request, "This table is locked", services.TABLE_LOCKED, 403)
     if request.method == "POST":
         if form.is_valid():
             try:
@@ -217,6 +237,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
                     game=game,
                     name=form.cleaned_data["name"],
                     rules_phrase=form.cleaned_data["rules_phrase"],
+                    joiner_key=_client_key(request),
                 )
             except ServiceError as error:
                 form.add_error(None, str(error))
@@ -235,11 +256,19 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     )
 
 
+def _is_seat_token(token: str) -> bool:
+    """Whether `token` could be a seat token (models.new_seat_token: URL-safe base64)."""
+    return len(token) <= SEAT_TOKEN_LENGTH and SEAT_TOKEN.fullmatch(token) is not None
+
+
 @require_GET
 def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
-    """A player's private link: puts their seat in this browser's session."""
+    """A player's private link: puts their seat in this browser's session. A token that
+    cannot be one (say, with a NUL, which PostgreSQL refuses) is not looked up."""
     game = _find_game(code)
-    seat = Seat.objects.select_related("game").filter(game=game, token=token).one_or_none()
+    seat = None
+    if game is not None and _is_seat_token(token):
+        seat = Seat.objects.select_related("game").filter(game=game, token=token).one_or_none()
     if game is None or seat is None:
         return _message_page(
             request, "Link not recognised", "This rejoin link does not match a seat.", 404
@@ -333,6 +362,7 @@ def seat_post(handler: SeatForm) -> Callable[..., HttpResponse]:
 # The seated player's game forms (games/seat_forms.py, shared with the websocket).
 deck = seat_post(seat_forms.deck)
 remove_seat = seat_post(seat_forms.remove_seat)
+lock = seat_post(seat_forms.lock)
 start = seat_post(seat_forms.start)
 cancel = seat_post(seat_forms.cancel)
 night_action = seat_post(seat_forms.night_action)

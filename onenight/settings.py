@@ -79,6 +79,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # A NUL or other control character in a path or field: 404 or 400 before any view or the
+    # database sees it (PostgreSQL refuses NUL in text).
+    "games.middleware.RefuseControlCharacters",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -265,4 +268,14 @@ BENCH_BASELINE = env_bool("ONENIGHT_BENCH_BASELINE", default=False)
 # benchmark creates hundreds from one address, so its server mode lifts the cap.
 GAMES_PER_MINUTE = int(
     os.environ.get("ONENIGHT_GAMES_PER_MINUTE", "1000000" if BENCH_BASELINE else "5")
+)
+# How many seats may be taken per minute from one client address (at any tables) and at one
+# table (from any addresses): one stranger with the invite link cannot fill a lobby in a
+# second (docs/security.md). Six friends behind one home connection still join at once; a
+# larger group from one address waits a minute for the rest. The load benchmark lifts both.
+JOINS_PER_MINUTE = int(
+    os.environ.get("ONENIGHT_JOINS_PER_MINUTE", "1000000" if BENCH_BASELINE else "6")
+)
+TABLE_JOINS_PER_MINUTE = int(
+    os.environ.get("ONENIGHT_TABLE_JOINS_PER_MINUTE", "1000000" if BENCH_BASELINE else "16")
 )

@@ -190,6 +190,12 @@ def deal_game(
     return start_with_deal(table, cards, now=now)
 
 
+def form_targets(table: Table, *targets: str) -> list[str]:
+    """What a night-action form posts for these targets: a player by seat id, a centre card
+    by its position ("left,middle" for a seer's two), anything else as it stands."""
+    return [str(table.seats[t].pk) if t in table.seats else t for t in targets]
+
+
 def default_action(table: Table, name: str) -> list[str]:
     """ "No action", or the left centre card for a drunk (who must act)."""
     role = table.seat(name).start_role

@@ -71,17 +71,28 @@
     if (!log || !id || shownIds.has(id)) return;
     const li = document.createElement("li");
     li.dataset.id = id;
-    if (msg.mine) li.className = "mine";
-    const who = document.createElement("span");
-    who.className = "who";
-    who.textContent = msg.name;
     const when = document.createElement("time");
     when.dateTime = msg.sent_at;
     when.textContent = localTime(msg.sent_at);
     const text = document.createElement("span");
     text.className = "text";
     text.textContent = msg.text; // text, never HTML
-    li.append(who, " ", when, " ", text);
+    if (msg.note === true) {
+      // The app's own note: no name, a mark and a box of its own (chat.html builds the same),
+      // so no player's line can look like one, whatever its name or text.
+      li.className = "note";
+      li.setAttribute("role", "note");
+      const mark = document.createElement("span");
+      mark.className = "note-mark";
+      mark.setAttribute("aria-label", "Note from the app");
+      li.append(mark, " ", text, " ", when);
+    } else {
+      li.className = msg.mine ? "line mine" : "line";
+      const who = document.createElement("span");
+      who.className = "who";
+      who.textContent = msg.name;
+      li.append(who, " ", when, " ", text);
+    }
     let next = null;
     if (id < lastChatId) {
       next = Array.from(log.children).find(function (other) {

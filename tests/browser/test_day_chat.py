@@ -110,6 +110,10 @@ def test_day_chat_reconnect_and_deadline(
         expect(page.locator("#panel[data-phase=voting]")).to_be_visible(timeout=10_000)
         expect(page.get_by_label("Chat message")).to_be_hidden()
         expect(page.locator("#chat-log")).to_contain_text("The day is over")
+        # The app's note arrived over the socket as a note (game.js), not as a player's line.
+        note = page.locator("#chat-log li", has_text="The day is over")
+        expect(note).to_have_class("note")
+        expect(note.locator(".who")).to_have_count(0)
     assert live_server.db.game(code)["phase"] == "voting"
     notes = live_server.db.query(
         "SELECT count(*) AS n FROM games_chatmessage m JOIN games_game g ON g.id = m.game_id"

@@ -274,6 +274,7 @@ async def test_a_seated_player_gets_hello_with_the_phase_and_the_history(
             "id": lines[0].pk,
             "seat_id": table.seats["Ann"].pk,
             "name": "Ann",
+            "note": False,
             "text": "Hi all",
             "sent_at": lines[0].sent_at.isoformat(),
             "mine": False,
@@ -282,6 +283,7 @@ async def test_a_seated_player_gets_hello_with_the_phase_and_the_history(
             "id": lines[1].pk,
             "seat_id": table.seats["Ben"].pk,
             "name": "Ben",
+            "note": False,
             "text": "Hello Ann",
             "sent_at": lines[1].sent_at.isoformat(),
             "mine": True,
@@ -300,7 +302,9 @@ async def test_hello_at_night_has_the_deadline_and_a_closed_chat(sockets: Socket
     assert table.game.deadline is not None
     assert parse_iso(hello["deadline"]) == table.game.deadline
     # The moderator's note about the night is public history.
-    assert [(h["name"], h["mine"]) for h in hello["history"]] == [("Moderator", False)]
+    assert [(h["name"], h["note"], h["mine"]) for h in hello["history"]] == [
+        ("Moderator", True, False)
+    ]
 
 
 # --- Chat delivery and refusal ----------------------------------------------------------------
@@ -328,6 +332,7 @@ async def test_chat_reaches_every_seat_of_the_game_and_only_that_game(
         "type": "chat",
         "id": stored.pk,
         "name": "Ann",
+        "note": False,
         "text": "Good morning, town!",
         "sent_at": stored.sent_at.isoformat(),
     }

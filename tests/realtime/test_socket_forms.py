@@ -33,6 +33,7 @@ from tests.factories import (
     Table,
     create_lobby,
     deal_game,
+    form_targets,
     play_to,
     start_with_deal,
 )
@@ -126,7 +127,9 @@ async def test_a_night_action_over_the_socket_is_stored_and_answered_with_its_ca
 ) -> None:
     table = await night_table()
     ben, _ = await sockets.seat(table, "Ben", extra_cookies=TOKEN_COOKIE)
-    answer = await send_form(ben, f"/g/{table.code}/action", {"targets": ["Ann"]})
+    answer = await send_form(
+        ben, f"/g/{table.code}/action", {"targets": form_targets(table, "Ann")}
+    )
     assert answer["phase"] == Phase.NIGHT and "Your action is in" in answer["part_html"]
     await db(assert_card_of_panel)(answer, table, "Ben", "night-action")
     stored = await db(lambda: list(NightAction.objects.filter(seat=table.seats["Ben"])))()
@@ -139,8 +142,9 @@ async def test_the_last_action_moves_every_page_to_the_day(sockets: SocketOpener
     ben, _ = await sockets.seat(table, "Ben")
     cat, _ = await sockets.seat(table, "Cat")
     assert (await send_form(ann, f"/g/{table.code}/action", {"no_action": ["1"]}))["answer"]
-    assert (await send_form(ben, f"/g/{table.code}/action", {"targets": ["Ann"]}))["answer"]
-    last, push = await send_moving_form(cat, f"/g/{table.code}/action", {"targets": ["Ben"]})
+    path = f"/g/{table.code}/action"
+    assert (await send_form(ben, path, {"targets": form_targets(table, "Ann")}))["answer"]
+    last, push = await send_moving_form(cat, path, {"targets": form_targets(table, "Ben")})
     # The robber's answer is the day; the push brings the robber's panel, with what it saw.
     assert last["phase"] == Phase.DAY and "What you learned in the night" in push["panel_html"]
     for comm in (ann, ben):
@@ -372,11 +376,12 @@ async def test_the_doppelgangers_copy_is_answered_with_the_whole_panel_then_its_
     the whole panel; the action that follows is answered with its card alone."""
     table = await db(deal_game)("official", **OFFICIAL_FIVE)
     ann, _ = await sockets.seat(table, "Ann", extra_cookies=TOKEN_COOKIE)
-    copy = await send_form(ann, f"/g/{table.code}/action", {"step": ["copy"], "targets": ["Ben"]})
+    path = f"/g/{table.code}/action"
+    copy = await send_form(ann, path, {"step": ["copy"], "targets": form_targets(table, "Ben")})
     assert copy["phase"] == Phase.NIGHT and "part" not in copy
     assert "You copied the card of a" in visible_text(copy["panel_html"])
     assert 'role="alert"' not in copy["panel_html"]
-    action = await send_form(ann, f"/g/{table.code}/action", {"targets": ["Cat"]})
+    action = await send_form(ann, path, {"targets": form_targets(table, "Cat")})
     assert "Your action is in" in action["part_html"]
     await db(assert_card_of_panel)(action, table, "Ann", "night-action")
 

@@ -10,7 +10,7 @@ from typing import Any
 from django.http import HttpResponse
 
 from games.engine import Role, Team
-from games.models import CentreCard, ChatMessage, Game, NightAction, Seat, Vote
+from games.models import CentreCard, ChatMessage, Game, NightAction, Seat, SeatTaken, Vote
 
 # Every way a page could name a role: the title or value in any case, and plurals, wherever it
 # stands (text, attribute, CSS class such as team-werewolf, hidden input, data-*, comment).
@@ -33,7 +33,17 @@ ROLE_WORD = re.compile(r"\b(" + "|".join(f"(?:{s})" for s in _ROLE_STEMS) + r")\
 _STEM_PATTERNS = [(re.compile(f"^(?:{s})$", re.I), role) for s, role in _ROLE_STEMS.items()]
 
 # The POST routes of games/urls.py that take just the game's code in their path.
-POST_ROUTES = ("deck", "start", "cancel", "night_action", "end_day", "ready", "vote", "play_again")
+POST_ROUTES = (
+    "deck",
+    "lock",
+    "start",
+    "cancel",
+    "night_action",
+    "end_day",
+    "ready",
+    "vote",
+    "play_again",
+)
 
 TEAM_ROLE: dict[Team, Role | None] = {
     Team.TOWN: None,
@@ -108,6 +118,7 @@ def db_snapshot() -> dict[str, list[dict[str, Any]]]:
         "action": list(NightAction.objects.order_by("pk").values()),
         "vote": list(Vote.objects.order_by("pk").values()),
         "chat": list(ChatMessage.objects.order_by("pk").values()),
+        "seat_taken": list(SeatTaken.objects.order_by("pk").values()),
     }
 
 

@@ -32,7 +32,7 @@ from games import services
 from games.consumers import CLOSE_NOT_SEATED
 from games.models import CODE_ALPHABET, CODE_LENGTH, ChatMessage, Game, NightAction, Phase, Seat
 from games.models import Vote as VoteRow
-from tests.factories import THREE, Table, client_for, create_lobby, play_to
+from tests.factories import THREE, Table, client_for, create_lobby, form_targets, play_to
 from tests.realtime.helpers import WAIT, SocketOpener, new_session, receive_until, send_chat
 from tests.security.audit import POST_ROUTES, db_snapshot, message_of, snapshot_diff
 from tests.web.helpers import PHASE_MESSAGES
@@ -48,6 +48,7 @@ ROUTES_TRIED: set[str] = set()
 PHASES = [Phase.LOBBY, Phase.NIGHT, Phase.DAY, Phase.VOTING, Phase.REVEAL, Phase.CANCELLED]
 ACTORS = ["anonymous", "other game", "player", "host"]
 NO_GAME = "There is no game with that code."
+NO_PAGE = "There is nothing at this address."
 NOT_SEATED = "seat"  # "Take a seat first ..." (lobby) / "... you do not have a seat in it."
 ONLY_HOST = "Only the host can"
 BAD_LINK = "This rejoin link does not match a seat."
@@ -202,6 +203,13 @@ ROUTES: list[Route] = [
         _seated_post(host_only=True, lobby_host=(400, "That player is not at this table.")),
     ),
     Route(
+        "lock",
+        "POST",
+        lambda w, p: reverse("lock", args=[_code(w, p)]),
+        lambda w: {"locked": "yes"},
+        _seated_post(host_only=True, ok_phases=(Phase.LOBBY,)),
+    ),
+    Route(
         "start",
         "POST",
         lambda w, p: reverse("start", args=[_code(w, p)]),
@@ -217,7 +225,7 @@ ROUTES: list[Route] = [
         lambda w, p: reverse("night_action", args=[_code(w, p)]),
         lambda w: {"targets": "Zed"},
         _seated_post(
-            bad_phases=(Phase.NIGHT,), bad_input=(400, "is not a player or a centre card")
+            bad_phases=(Phase.NIGHT,), bad_input=(400, "Choose your targets from the list")
         ),
     ),
     Route(
@@ -313,7 +321,9 @@ def test_every_route_of_an_unknown_game_is_404(world: World, visitor: str) -> No
     for code in codes:
         for route in ROUTES:
             path = route.path(world, Phase.NIGHT).replace(world.table(Phase.NIGHT).code, code, 1)
-            if route.name == "rejoin":
+            if code == "%00":  # a control character: no view sees the path (middleware)
+                check_refusal(client, route.method, path, {}, 404, NO_PAGE)
+            elif route.name == "rejoin":
                 check_refusal(client, "GET", path, {}, 404, BAD_LINK)
             else:
                 check_refusal(client, route.method, path, route.data(world), 404, NO_GAME)
@@ -392,7 +402,10 @@ def test_a_seat_cannot_act_or_vote_for_another_seat(world: World) -> None:
     ann = night.seats["Ann"]
     forged = {"seat": ann.pk, "seat_id": ann.pk, "name": "Ann", "token": ann.token}
     response = request(
-        ben, "POST", reverse("night_action", args=[night.code]), {"targets": "Cat", **forged}
+        ben,
+        "POST",
+        reverse("night_action", args=[night.code]),
+        {"targets": form_targets(night, "Cat"), **forged},
     )
     assert response.status_code == 302
     assert list(

@@ -55,7 +55,7 @@ from games import consumers, engine, selectors, services
 from games.engine import CENTRE_POSITIONS, Requirement, Role, Ruleset, role_limits
 from games.engine.messages import RoleMessage, night_report, role_message
 from games.models import CentreCard, Game, NightAction, Phase, Seat
-from tests.factories import NAMES, client_for, deal_game, game_state
+from tests.factories import NAMES, client_for, deal_game, form_targets, game_state
 from tests.realtime.helpers import ORIGIN, WAIT, websocket_app
 from tests.security.audit import (
     TEAM_ROLE,
@@ -253,6 +253,10 @@ class GameRun:
     captures: list[Capture] = field(default_factory=list)
     deferred: list[Capture] = field(default_factory=list)
     figures: Counter[str] = field(default_factory=Counter)
+
+    def form_targets(self, targets: list[str]) -> list[str]:
+        """What the night-action form posts for these targets: players by seat id."""
+        return [str(self.players[t].seat_id) if t in self.players else t for t in targets]
 
     # --- Knowledge --------------------------------------------------------------------------
 
@@ -455,8 +459,8 @@ def _targets_for(
     return rng.choice(options)
 
 
-def _action_data(targets: list[str]) -> dict[str, Any]:
-    return {"targets": targets} if targets else {"no_action": "1"}
+def _action_data(run: GameRun, targets: list[str]) -> dict[str, Any]:
+    return {"targets": run.form_targets(targets)} if targets else {"no_action": "1"}
 
 
 async def wrong_post(run: GameRun, player: Player, options: list[tuple[str, dict, int]]) -> None:
@@ -617,7 +621,10 @@ async def night(run: GameRun) -> None:
         run.players[not_doppel],
         "POST",
         action_url,
-        {"step": "copy", "targets": next(p for p in plan.players if p != not_doppel)},
+        {
+            "step": "copy",
+            "targets": run.form_targets([next(p for p in plan.players if p != not_doppel)]),
+        },
         expect=403,
     )
     await run.settle()
@@ -655,14 +662,14 @@ async def night(run: GameRun) -> None:
                     player,
                     "POST",
                     action_url,
-                    {"step": "copy", "targets": model},
+                    {"step": "copy", "targets": run.form_targets([model])},
                     htmx=htmx,
                     expect=(*((expect,) if isinstance(expect, int) else expect), 400),
                 )
                 if response.status_code == 400:
                     ACTION_KINDS["doppelganger copies the drunk (one post)"] += 1
                     targets = [model, rng.choice(CENTRE_POSITIONS)]
-                    data = {"targets": targets}
+                    data = {"targets": run.form_targets(targets)}
                     await run.http(player, "POST", action_url, data, htmx=htmx, expect=expect)
                     continue
                 ACTION_KINDS["doppelganger copies the drunk"] += 1
@@ -680,7 +687,7 @@ async def night(run: GameRun) -> None:
                 player,
                 "POST",
                 action_url,
-                {"step": "copy", "targets": model},
+                {"step": "copy", "targets": run.form_targets([model])},
                 htmx=htmx,
                 expect=expect,
             )
@@ -693,7 +700,9 @@ async def night(run: GameRun) -> None:
             continue
         targets = _targets_for(rng, rule, name, deal)
         ACTION_KINDS[f"{rule.role.value} {'acts' if targets else 'no action'}"] += 1
-        await run.http(player, "POST", action_url, _action_data(targets), htmx=htmx, expect=expect)
+        await run.http(
+            player, "POST", action_url, _action_data(run, targets), htmx=htmx, expect=expect
+        )
         if rng.random() < 0.25:
             # Wrong on purpose: a second action (final) or, if the night just ended, too late.
             await run.http(player, "POST", action_url, {"no_action": "1"}, expect=(400, 409))
@@ -939,7 +948,8 @@ def test_a_refused_doppelganger_post_names_no_card() -> None:
     refusals: dict[str, str] = {}
     for target in ("Ben", "Cat", "Dan", "Eve"):
         before = game_state(table.game.pk)
-        response = ann.post(path, {"targets": [target, "left", "middle", "right"]})
+        targets = form_targets(table, target, "left", "middle", "right")
+        response = ann.post(path, {"targets": targets})
         assert response.status_code == 400
         assert game_state(table.game.pk) == before  # refused: nothing stored, free to go on
         refusals[target] = message_of(response)

@@ -77,7 +77,7 @@ def test_create_refuses_an_unknown_ruleset(ruleset: str) -> None:
         ("MIDDLE", "centre card"),
         (" Right ", "centre card"),
         ("Ann\x00", "control characters"),
-        ("Ann\u200b", "control characters"),
+        ("\u200b\u2800", "not empty"),  # nothing visible
     ],
 )
 def test_create_refuses_bad_host_names(name: str, message: str) -> None:
@@ -93,6 +93,9 @@ def test_create_tidies_the_host_name() -> None:
     # NFC: a decomposed é is stored composed.
     other = services.game_create(host_name="Rene\u0301")
     assert other.name == "Ren\u00e9"
+    # NFKC, and invisible characters (zero-width, bidi controls) dropped.
+    other = services.game_create(host_name="\u202e\uff21nn\u200b")
+    assert other.name == "Ann"
 
 
 @pytest.mark.parametrize(

@@ -101,12 +101,20 @@ def test_illegal_actions_are_refused_with_the_engines_message(
     assert not NightAction.objects.exists()
 
 
-@pytest.mark.parametrize("targets", ["Cat", ("Cat",), [1], [None], ["Cat", 2], None])
-def test_targets_must_be_a_list_of_names(targets: object) -> None:
+@pytest.mark.parametrize(
+    "targets", ["Cat", ("Cat",), [10**12], [None], [True], ["Cat", 10**12], [-1], [1.0], None]
+)
+def test_targets_must_be_a_list_of_names_or_seat_ids(targets: object) -> None:
     table = deal_game(**THREE)
     with pytest.raises(ServiceError, match="Choose your targets from the list"):
         services.night_action_submit(seat=table.seat("Ben"), targets=targets)  # type: ignore[arg-type]
     assert not NightAction.objects.exists()
+
+
+def test_a_target_may_be_the_seat_id_a_page_posts() -> None:
+    table = deal_game(**THREE)
+    services.night_action_submit(seat=table.seat("Ben"), targets=[table.seats["Cat"].pk])
+    assert NightAction.objects.get().targets == ["Cat"]
 
 
 def test_the_drunk_must_act_and_roles_without_action_take_no_targets() -> None:

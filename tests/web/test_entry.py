@@ -83,7 +83,7 @@ def test_create_rules_phrase_choice(
         ({"host_name": "x" * 25}, "at most 24 characters"),
         ({"host_name": "x" * 100_000}, "at most 24 characters"),
         ({"host_name": "left"}, "names a centre card"),
-        ({"host_name": "Ann\x07"}, "control characters"),
+        ({"host_name": "Ann\x07"}, "It holds a control character"),
         ({"ruleset": "vampire"}, "Select a valid choice"),
         ({"ruleset": ""}, "This field is required."),
         ({"day_minutes": "0"}, "greater than or equal to 1"),
@@ -219,7 +219,7 @@ def test_join_refuses_an_overlong_phrase(client: Client) -> None:
         ("", "This field is required."),
         ("middle", "names a centre card"),
         ("x" * 25, "at most 24 characters"),
-        ("a\x00b", "Null characters are not allowed."),
+        ("a\x00b", "It holds a control character"),
     ],
 )
 def test_join_refuses_bad_or_taken_names(client: Client, name: str, message: str) -> None:

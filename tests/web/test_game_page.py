@@ -21,6 +21,7 @@ from tests.factories import (
     clients_for,
     create_lobby,
     deal_game,
+    form_targets,
     play_night,
     play_to,
 )
@@ -127,7 +128,7 @@ def test_night_page_shows_the_seats_own_action_form() -> None:
 def test_night_page_after_sending_and_the_progress_count() -> None:
     table = played(Phase.NIGHT)
     client = client_for(table, "Ben")
-    client.post(url("night_action", table.code), {"targets": "Cat"})
+    client.post(url("night_action", table.code), {"targets": form_targets(table, "Cat")})
     body = text(client.get(url("game", table.code)))
     assert "Your action is in." in body
     assert "1 of 3 players have sent their night action." in body
@@ -338,7 +339,10 @@ def test_an_official_game_with_the_doppelganger_from_deal_to_reveal() -> None:
     table = deal_game("official", **OFFICIAL_FIVE)
     clients = clients_for(table)
     post = {
-        "Ann": [{"step": "copy", "targets": "Cat"}, {"targets": "Dan"}],
+        "Ann": [
+            {"step": "copy", "targets": form_targets(table, "Cat")},
+            {"targets": form_targets(table, "Dan")},
+        ],
         "Ben": [{"targets": "left,middle"}],
         "Cat": [{"no_action": "1"}],
         "Dan": [{"targets": "right"}],
