@@ -165,18 +165,23 @@ def _night(game: Game, rng: random.Random) -> Iterator[Move]:
     victim = rng.choice(prey) if rng.random() < 0.85 else None
     agreed = setup.ruleset.pack == "agreed"
     for wolf in pack:
-        (kill,) = [f for f in forms_for(state, wolf) if f.kind == "night" and f.group_key]
+        forms = [f for f in forms_for(state, wolf) if f.kind == "night"]
+        (kill,) = [f for f in forms if f.group_key]
         if victim is not None and rng.random() < 0.9:
             target = victim
         elif agreed:
             continue  # 004: a killer who cannot agree holds off
         else:
             target = rng.choice(kill.targets)
-        yield NightAction(wolf, {kill.key: target, **_extra(game, wolf, rng)})
+        choice: dict[str, object] = {kill.key: target}
+        for form in forms:  # a killer's other night abilities (the wolf beauty's charm)
+            if not form.group_key and form.targets and rng.random() < 0.8:
+                choice[form.key] = rng.choice(form.targets)
+        yield NightAction(wolf, choice)
     for player in living:
         if player in pack or not setup.roles[player].at(Timing.NIGHT):
             continue
-        choice: dict[str, object] = {}
+        choice = {}
         for form in forms_for(game.state, player):
             if form.kind == "night" and form.targets and rng.random() < 0.85:
                 choice[form.key] = True if form.key == "save" else rng.choice(form.targets)
@@ -184,15 +189,6 @@ def _night(game: Game, rng: random.Random) -> Iterator[Move]:
                     break
         if choice:
             yield NightAction(player, choice)
-
-
-def _extra(game: Game, player: str, rng: random.Random) -> dict[str, object]:
-    """A killer's other night abilities (the wolf beauty's charm) with the kill."""
-    extra: dict[str, object] = {}
-    for form in forms_for(game.state, player):
-        if form.kind == "night" and not form.group_key and form.targets and rng.random() < 0.8:
-            extra[form.key] = rng.choice(form.targets)
-    return extra
 
 
 def _day(game: Game, rng: random.Random) -> Iterator[Move]:

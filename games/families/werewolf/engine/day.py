@@ -153,8 +153,9 @@ def _oxford_decide_call(step: Step) -> None:
     call = state.call
     assert call is not None
     roles = state.setup.roles
-    yes = sum(roles[p].vote_weight for p in state.alive if p in call.yes)
-    no = sum(roles[p].vote_weight for p in state.alive if p not in call.yes)
+    opened = {voter for voter, fist in state.votes.items() if fist == "yes"}
+    yes = sum(roles[p].vote_weight for p in state.alive if p in opened)
+    no = sum(roles[p].vote_weight for p in state.alive if p not in opened)
     executed = yes > no
     step.emit(CallDecided(call.accused, yes, no, executed))
     if executed:

@@ -4,7 +4,7 @@ pack's agreement and the antidote's victim are settled when the night ends)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .abilities import CHECKS, has_now
 from .day import DAY_RULES
@@ -14,8 +14,7 @@ from .setup import NOBODY
 from .state import State
 
 
-@dataclass(frozen=True, slots=True)
-class Form:
+class Form(NamedTuple):
     """One thing a seat may send now.
 
     `kind` says which move it makes: "night" (a `NightAction` key), "vote", "sheriff_vote",
@@ -43,17 +42,13 @@ def targets_of(state: State, player: str, ability: Ability) -> tuple[str, ...]:
         ):
             return ()
         return (victim,)
-    others_only = ability.targets in (Targets.OTHER, Targets.OPTIONAL_OTHER)
-    out = [p for p in state.living() if not (others_only and p == player)]
-    if ability.checks:
-        out = [
-            p
-            for p in out
-            if all(CHECKS[c](state, player, ability, p) is None for c in ability.checks)
-        ]
-    if ability.nobody:
-        out.append(NOBODY)
-    return tuple(out)
+    living = state.living()
+    if ability.targets in (Targets.OTHER, Targets.OPTIONAL_OTHER):
+        living = tuple(p for p in living if p != player)
+    for name in ability.checks:
+        check = CHECKS[name]
+        living = tuple(p for p in living if check(state, player, ability, p) is None)
+    return (*living, NOBODY) if ability.nobody else living
 
 
 def forms_for(state: State, player: str) -> tuple[Form, ...]:
@@ -120,7 +115,7 @@ def _night_forms(state: State, player: str) -> tuple[Form, ...]:
 def _day_forms(state: State, player: str) -> tuple[Form, ...]:
     setup = state.setup
     rule = DAY_RULES[setup.ruleset.day]
-    living = tuple(state.living())
+    living = state.living()
     if state.call is not None:
         return (Form("call_vote", "yes", (), "003 The Local Justice System"),)
     if state.day_over:

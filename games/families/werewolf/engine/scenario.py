@@ -90,7 +90,7 @@ def run_scenario(scenario: Any) -> dict[str, Any]:
     reports = phase_reports(setup, game.log)[: len(entries)]
     out: dict[str, Any] = {"phases": [_entry(rules.name, r) for r in reports]}
     outcome = game.state.outcome
-    out["alive"] = game.state.living()
+    out["alive"] = list(game.state.living())
     out["winner"] = outcome.winner if outcome else None
     out["winners"] = list(outcome.winners) if outcome else []
     if outcome is not None and outcome.duel:

@@ -52,13 +52,11 @@ class Awaited:
 
 @dataclass(frozen=True, slots=True)
 class OpenCall:
-    """An execution call of rules/003 being voted on."""
+    """An execution call of rules/003 being voted on (the fists are the state's `votes`)."""
 
     accused: str
     by: str
     second: str
-    yes: frozenset[str] = frozenset()
-    voted: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +78,7 @@ class State:
         self.alive: frozenset[str] = frozenset(setup.players)
         self.deaths: Mapping[str, Death] = EMPTY
         self.choices: Mapping[str, Mapping[str, object]] = EMPTY  # tonight's, by player
-        self.votes: Mapping[str, str] = EMPTY  # today's, by voter
+        self.votes: Mapping[str, str] = EMPTY  # today's, by voter (an open call's: "yes"/"no")
         self.sheriff_votes: Mapping[str, str] = EMPTY
         self.call: OpenCall | None = None
         self.uses: Mapping[tuple[str, str], int] = EMPTY  # (player, ability) -> times used
@@ -117,14 +115,13 @@ class State:
     def is_alive(self, player: str) -> bool:
         return player in self.alive
 
-    def living(self) -> list[str]:
-        """The living players in seat order (a fresh list each time; computed once per set of
-        the living)."""
+    def living(self) -> tuple[str, ...]:
+        """The living players in seat order (computed once per set of the living)."""
         cached = self._living
         if cached is None or cached[0] is not self.alive:
             alive = self.alive
             cached = self._living = (alive, tuple(p for p in self.setup.players if p in alive))
-        return list(cached[1])
+        return cached[1]
 
     def option(self, name: str) -> object:
         return self.setup.options[name]

@@ -40,7 +40,7 @@ def oxford(state: State) -> Outcome | None:
     setup = state.setup
     living = state.living()
     if len(living) == 2 and _star_crossed_pair(state, living[0], living[1]):
-        return Outcome("lovers", tuple(living))
+        return Outcome("lovers", living)
     roles = setup.roles
     if not any(roles[p].name == "werewolf" for p in living):
         return _oxford_outcome(state, "village")
