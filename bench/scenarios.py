@@ -32,8 +32,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from games.engine.roles import CENTRE_POSITIONS, Ruleset, role_limits  # noqa: E402
-from games.engine.scenario import run_scenario  # noqa: E402
+from games.families.onenight.engine.roles import CENTRE_POSITIONS, Ruleset, role_limits  # noqa: E402
+from games.families.onenight.engine.scenario import run_scenario  # noqa: E402
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou", "Max")
 MAX_TABLE = {"house": 12, "official": 13}

@@ -70,7 +70,10 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
-    "games",
+    "games.tables",
+    # The game families: each registers itself with the table core when Django starts.
+    "games.families.onenight",
+    "games.families.werewolf",
 ]
 
 MIDDLEWARE = [
@@ -81,7 +84,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     # A NUL or other control character in a path or field: 404 or 400 before any view or the
     # database sees it (PostgreSQL refuses NUL in text).
-    "games.middleware.RefuseControlCharacters",
+    "games.tables.middleware.RefuseControlCharacters",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -89,39 +92,29 @@ MIDDLEWARE = [
     # https://docs.djangoproject.com/en/6.0/ref/csp/
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "games.middleware.ExplainMethodNotAllowed",
+    "games.tables.middleware.ExplainMethodNotAllowed",
 ]
 
 ROOT_URLCONF = "onenight.urls"
 ASGI_APPLICATION = "onenight.asgi.application"
 
-# The app's pages and fragments are Jinja2 templates (onenight/templating.py says why); the
-# admin's stay with Django's engine, which finds them in the apps' own folders.
+# Django's templates, with partials (`{% partialdef %}`): a page and the fragments htmx and the
+# websocket swap in are one template (https://docs.djangoproject.com/en/6.0/ref/templates/).
+# Each family keeps its templates in its own package (APP_DIRS).
 TEMPLATES = [
     {
-        "BACKEND": "onenight.templating.Jinja2Fragments",
-        "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": False,
-        "OPTIONS": {
-            "environment": "onenight.templating.environment",
-            "context_processors": [
-                # The backend's own csrf_token masks a new copy of the token each time a
-                # template reads it (every form of a page); this one masks it once per render.
-                "django.template.context_processors.csrf",
-                "django.template.context_processors.csp",
-            ],
-        },
-    },
-    {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.csrf",
+                "django.template.context_processors.csp",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "django.template.context_processors.csp",
             ],
+            "builtins": ["django.templatetags.static"],
         },
     },
 ]
@@ -165,8 +158,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channels -------------------------------------------------------------------------------
 # REDIS_URL selects channels-redis so several server processes share groups (docs/deploy.md);
-# without it the in-memory layer serves one process (Channels' own, with a cheaper expiry sweep:
-# onenight/layers.py).
+# without it Channels' in-memory layer serves one process.
 if os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
@@ -175,9 +167,9 @@ if os.environ.get("REDIS_URL"):
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "onenight.layers.SweepingInMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# Each server process moves games on when a stored deadline passes (games/ticker.py).
+# Each server process moves tables on when a stored deadline passes (games/tables/clock.py).
 DEADLINE_TICKER = env_bool("ONENIGHT_TICKER", default=True)
 
 
@@ -249,33 +241,13 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
-# ONENIGHT_TIMING_LOG=FILE records how long night resolution and the tally take, one line each
-# (games/services.py, logger "games.timing"); the load benchmark reads it.
-if os.environ.get("ONENIGHT_TIMING_LOG"):
-    LOGGING["handlers"]["timing"] = {
-        "class": "logging.FileHandler",
-        "filename": os.environ["ONENIGHT_TIMING_LOG"],
-    }
-    LOGGING["loggers"] = {
-        "games.timing": {"handlers": ["timing"], "level": "INFO", "propagate": False}
-    }
-
-# The load benchmark's floor: a minimal view and a minimal broadcast websocket served by the
-# same process (onenight/baseline.py). Off unless the benchmark starts the server.
-BENCH_BASELINE = env_bool("ONENIGHT_BENCH_BASELINE", default=False)
-
 # How many games one client (by address) may create per minute (docs/security.md). The load
-# benchmark creates hundreds from one address, so its server mode lifts the cap.
-GAMES_PER_MINUTE = int(
-    os.environ.get("ONENIGHT_GAMES_PER_MINUTE", "1000000" if BENCH_BASELINE else "5")
-)
+# benchmark and the tests create hundreds from one address: they lift the caps with these
+# variables.
+GAMES_PER_MINUTE = int(os.environ.get("ONENIGHT_GAMES_PER_MINUTE", "5"))
 # How many seats may be taken per minute from one client address (at any tables) and at one
 # table (from any addresses): one stranger with the invite link cannot fill a lobby in a
 # second (docs/security.md). Six friends behind one home connection still join at once; a
-# larger group from one address waits a minute for the rest. The load benchmark lifts both.
-JOINS_PER_MINUTE = int(
-    os.environ.get("ONENIGHT_JOINS_PER_MINUTE", "1000000" if BENCH_BASELINE else "6")
-)
-TABLE_JOINS_PER_MINUTE = int(
-    os.environ.get("ONENIGHT_TABLE_JOINS_PER_MINUTE", "1000000" if BENCH_BASELINE else "16")
-)
+# larger group from one address waits a minute for the rest.
+JOINS_PER_MINUTE = int(os.environ.get("ONENIGHT_JOINS_PER_MINUTE", "6"))
+TABLE_JOINS_PER_MINUTE = int(os.environ.get("ONENIGHT_TABLE_JOINS_PER_MINUTE", "16"))

@@ -14,7 +14,7 @@ from django.core.management import call_command
 
 from games.families.werewolf.engine.errors import RuleError
 from games.families.werewolf.engine.scenario import run_scenario
-from games.management.scenario_files import play_text
+from games.scenario_files import play_text
 
 from .helpers import SCENARIOS, refused, table
 

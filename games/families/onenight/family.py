@@ -1,0 +1,104 @@
+"""One Night as a game family of the table core (games/tables/family.py).
+
+The wiring only: the options are options.py's, the play is play.py's, what a seat sees is
+panels.py's, the chat's no-quoting rule is quoting.py's, and every ruling is the engine's.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from games.tables.family import PUBLIC, Change, Channel, NotNow, Panel, SeatInfo, TableInfo
+
+from . import options as table_options
+from . import panels, play
+from .engine import CENTRE_POSITIONS, Ruleset, max_players
+from .engine.deck import MIN_PLAYERS
+from .quoting import can_quote, quotes, word_runs
+
+CHAT_PHASES = ("lobby", "day", "reveal")  # rules/000 s5b: no talk in the night or the vote
+QUOTE_REFUSED = (
+    "That repeats the moderator's private message word for word, which the rules forbid"
+    " (rules, section 5c). Say it in your own words."
+)
+
+
+class OneNight:
+    """One Night Ultimate Werewolf: the group's house rules (rules/000) or the official rules
+    (rules/002)."""
+
+    name = "onenight"
+    title = "One Night"
+    rulesets: Mapping[str, str] = {
+        Ruleset.HOUSE.value: "House rules (rules/000)",
+        Ruleset.OFFICIAL.value: "Official rules (rules/002)",
+    }
+    reserved_names: tuple[str, ...] = CENTRE_POSITIONS  # rules/000 s3a: the centre cards
+
+    def seat_limits(self, ruleset: str) -> tuple[int, int]:
+        return MIN_PLAYERS, max_players(Ruleset(ruleset))
+
+    def default_options(self, ruleset: str) -> dict[str, Any]:
+        return table_options.defaults(ruleset)
+
+    def set_options(self, table: TableInfo, fields: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+        return table_options.parse(table.ruleset, table.options, fields)
+
+    def join_phrase(self, table: TableInfo) -> str | None:
+        return table_options.RULES_PHRASE if table.options.get("rules_phrase") else None
+
+    def lobby(self, table: TableInfo, viewer: SeatInfo | None) -> Panel:
+        return panels.lobby(table, viewer)
+
+    def start_problem(self, table: TableInfo) -> str | None:
+        return table_options.start_problem(table.ruleset, table.options, len(table.seats))
+
+    def start(self, table: TableInfo, rng: random.Random, now: datetime) -> Change:
+        return play.start(table, rng, now)
+
+    def move(
+        self,
+        table: TableInfo,
+        seat: SeatInfo,
+        kind: str,
+        fields: Mapping[str, Sequence[str]],
+        now: datetime,
+    ) -> Change:
+        handler = play.MOVES.get(kind)
+        if handler is None:
+            raise NotNow("That can't be done in this game.")
+        return handler(table, seat, fields, now)
+
+    def on_deadline(self, table: TableInfo, now: datetime) -> Change:
+        return play.on_deadline(table, now, random.SystemRandom())
+
+    def panel(self, table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
+        return panels.panel(table, viewer, now)
+
+    def channels(self, table: TableInfo, viewer: SeatInfo | None) -> tuple[Channel, ...]:
+        """One chat, open before the game, in the day and after the reveal (rules/000 s5b)."""
+        phase = "lobby" if table.state is None else play.OneNightState(table.state).phase
+        if phase == "cancelled":
+            closed = "This game was cancelled; its chat is closed."
+        elif phase not in CHAT_PHASES:
+            closed = "The chat is closed during the night and the vote."
+        else:
+            closed = ""
+        writable = viewer is not None and not closed
+        return (Channel(PUBLIC, "Chat", read=True, write=writable, closed=closed),)
+
+    def chat_problem(self, table: TableInfo, seat: SeatInfo, channel: str, text: str) -> str | None:
+        """rules/000 s5c: in the day, no quoting of one's private messages word for word."""
+        if table.state is None or play.OneNightState(table.state).phase != "day":
+            return None
+        if not can_quote(text):
+            return None
+        if quotes(text, word_runs(panels.private_texts(table, seat))):
+            return QUOTE_REFUSED
+        return None
+
+    def cancel(self, table: TableInfo, now: datetime) -> Change:
+        return play.cancel(table, now)

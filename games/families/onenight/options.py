@@ -1,0 +1,136 @@
+"""One Night's table options: the deck, the day's length, the time limits, the rules phrase.
+
+The host changes them in the lobby; `parse` checks a posted form (FamilyError on anything a
+player can fix, nothing stored), `deck_of` gives the deck a table plays with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.tables.family import FamilyError
+
+from .engine import Role, RuleError, Ruleset, default_deck, max_players, role_limits, validate_deck
+from .engine.deck import MIN_PLAYERS
+
+# rules/000 s5e: players show they read the rules by typing this phrase.
+RULES_PHRASE = "The Ocean Chose Me"
+DAY_MINUTES = 30  # rules/000 s3c: "a 30 minute time limit" on the day's discussion
+MAX_DAY_MINUTES = 24 * 60
+MAX_LIMIT_MINUTES = 24 * 60
+
+
+def defaults(ruleset: str) -> dict[str, Any]:
+    """A new table's options: the suggested deck (an empty list follows the table's size), a
+    30-minute day, no time limit on the night or the vote, and the rules phrase for the house
+    rules only (rules/000 s5e)."""
+    return {
+        "deck": [],
+        "day_minutes": DAY_MINUTES,
+        "night_minutes": None,
+        "vote_minutes": None,
+        "rules_phrase": ruleset == Ruleset.HOUSE.value,
+    }
+
+
+def deck_of(ruleset: str, options: Mapping[str, Any], players: int) -> list[Role]:
+    """The host's cards, or the suggested deck for this many players if none were chosen."""
+    rules = Ruleset(ruleset)
+    if options.get("deck"):
+        return [Role(r) for r in options["deck"]]
+    count = min(max(players, MIN_PLAYERS), max_players(rules))
+    return default_deck(rules, count)
+
+
+def start_problem(ruleset: str, options: Mapping[str, Any], players: int) -> str | None:
+    """Why this table cannot be dealt yet, or None."""
+    if players < MIN_PLAYERS:
+        return f"At least {MIN_PLAYERS} players are needed to start."
+    try:
+        validate_deck(Ruleset(ruleset), deck_of(ruleset, options, players), players)
+    except RuleError as error:
+        return str(error)
+    return None
+
+
+def _one(fields: Mapping[str, Sequence[str]], name: str) -> str | None:
+    values = fields.get(name)
+    return values[-1] if values else None
+
+
+def _minutes(raw: str | None, label: str, *, maximum: int, optional: bool) -> int | None:
+    if raw is None or raw.strip() == "":
+        if optional:
+            return None
+        raise FamilyError(f"Please give the {label} in minutes.")
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        raise FamilyError(f"The {label} must be a whole number of minutes.") from None
+    if not 1 <= value <= maximum:
+        raise FamilyError(f"The {label} must be a whole number of minutes from 1 to {maximum}.")
+    return value
+
+
+def parse_deck(ruleset: str, fields: Mapping[str, Sequence[str]]) -> list[str]:
+    """The deck from the form's counters (`count_<role>`), checked against the per-role limits
+    (rules/000 s4). The table's size is checked when the game starts."""
+    rules = Ruleset(ruleset)
+    limits = role_limits(rules)
+    deck: list[str] = []
+    for key in fields:
+        if not key.startswith("count_"):
+            continue
+        name = key.removeprefix("count_")
+        try:
+            role = Role(name)
+        except ValueError:
+            raise FamilyError(f"{name!r} is not a role of this game.") from None
+        raw = _one(fields, key) or "0"
+        try:
+            count = int(raw.strip() or "0")
+        except ValueError:
+            raise FamilyError(f"The number of {role.title} cards must be a whole number.") from None
+        limit = limits.get(role, 0)
+        if count and limit == 0:
+            raise FamilyError(f"The {role.title} is not used in the {ruleset} rules.")
+        if not 0 <= count <= limit:
+            raise FamilyError(f"The deck may hold 0 to {limit} {role.title} cards.")
+        deck.extend([role.value] * count)
+    return deck
+
+
+def parse(
+    ruleset: str, current: Mapping[str, Any], fields: Mapping[str, Sequence[str]]
+) -> dict[str, Any]:
+    """The options a host's form asks for. Each part of the lobby posts its own fields: the
+    deck picker its counters (or "suggested" to go back to the suggestion), the settings form
+    the day's length, the time limits and the rules phrase; fields not posted keep their value.
+    """
+    options = dict(current)
+    if _one(fields, "suggested"):
+        options["deck"] = []
+    elif any(key.startswith("count_") for key in fields):
+        options["deck"] = parse_deck(ruleset, fields)
+    if "day_minutes" in fields:
+        options["day_minutes"] = _minutes(
+            _one(fields, "day_minutes"), "day length", maximum=MAX_DAY_MINUTES, optional=False
+        )
+    for name, label in (("night_minutes", "night time limit"), ("vote_minutes", "vote limit")):
+        if name in fields:
+            options[name] = _minutes(
+                _one(fields, name), label, maximum=MAX_LIMIT_MINUTES, optional=True
+            )
+    if "rules_phrase" in fields:
+        options["rules_phrase"] = _one(fields, "rules_phrase") in ("yes", "on", "1", "true")
+    return options
+
+
+def phrase_matches(text: str) -> bool:
+    """Case, spacing and punctuation do not matter when typing the rules phrase."""
+
+    def simplify(value: str) -> str:
+        return "".join(c for c in value.lower() if "a" <= c <= "z")
+
+    return simplify(text or "") == simplify(RULES_PHRASE)

@@ -1,0 +1,323 @@
+"""What one seat may see of a One Night game: built here, and nowhere else, from the state.
+
+Until the reveal a seat sees its own role message and action, its own night report and its own
+vote, and the public counts; at the reveal everything is public. A spectator sees the counts and
+the reveal. Every page and push for a seat is rendered from `panel` (templates/onenight/).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from itertools import combinations
+from typing import Any
+
+from games.tables.family import Panel, SeatInfo, TableInfo
+
+from . import options as table_options
+from .engine import (
+    CENTRE_POSITIONS,
+    NightResult,
+    NightStep,
+    Requirement,
+    Role,
+    Ruleset,
+    action_rule,
+    copied_action_rule,
+    max_players,
+    role_limits,
+)
+from .engine.messages import RoleMessage, night_report, role_message
+from .play import OneNightState
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One option of a night-action form: `value` is posted, `label` is shown."""
+
+    value: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActionForm:
+    """The night-action form for this seat. `kind`: "choice" (one radio list), "pair" (two
+    selects of other players), "copy" (the Doppelganger's first step) or "none" (acknowledge).
+    """
+
+    kind: str
+    prompt: str
+    choices: tuple[Choice, ...] = ()
+    allow_none: bool = True
+    copied: Role | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RevealRow:
+    name: str
+    start_role: Role
+    final_role: Role
+    plays_as: Role
+    voted_for: str | None
+    votes_received: int
+    died: bool
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    rows: tuple[RevealRow, ...]
+    centre: tuple[tuple[str, Role, Role], ...]
+    copied: Role | None
+    log: tuple[NightStep, ...]
+    vote_reason: str
+    reason: str
+    teams: tuple[str, ...]
+    dead: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RingSeat:
+    id: int
+    name: str
+    is_me: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OneNightView:
+    """Everything `me` may know of the game now (None: a spectator)."""
+
+    phase: str
+    me: SeatInfo | None
+    players: int
+    role: RoleMessage | None = None
+    action_form: ActionForm | None = None
+    action_sent: bool = False
+    night_report: tuple[str, ...] = ()
+    ready: bool = False
+    ring: tuple[RingSeat, ...] = ()
+    vote_up: RingSeat | None = None
+    vote_down: RingSeat | None = None
+    my_vote: str | None = None
+    has_voted: bool = False
+    reveal: Reveal | None = None
+
+    @property
+    def is_host(self) -> bool:
+        return self.me is not None and self.me.is_host
+
+
+@dataclass(frozen=True, slots=True)
+class DeckRow:
+    """One role's counter in the lobby's deck picker."""
+
+    role: Role
+    count: int
+    limit: int
+    team: str
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyView:
+    options: Mapping[str, Any]
+    is_host: bool
+    deck_rows: tuple[DeckRow, ...]
+    deck_total: int
+    deck_needed: int
+    deck_chosen: bool
+    rules_phrase: str
+    limits: tuple[int, int] = field(default=(3, 12))
+
+
+def lobby(table: TableInfo, viewer: SeatInfo | None) -> Panel:
+    """The family's part of the lobby: the cards (everyone sees them; the host picks) and the
+    table's settings."""
+    rules = Ruleset(table.ruleset)
+    players = len(table.seats)
+    deck = table_options.deck_of(table.ruleset, table.options, players)
+    rows = tuple(
+        DeckRow(role=r, count=deck.count(r), limit=limit, team=r.team.value)
+        for r, limit in role_limits(rules).items()
+    )
+    view = LobbyView(
+        options=table.options,
+        is_host=viewer is not None and viewer.is_host,
+        deck_rows=rows,
+        deck_total=len(deck),
+        deck_needed=players + 3,
+        deck_chosen=bool(table.options.get("deck")),
+        rules_phrase=table_options.RULES_PHRASE,
+        limits=(3, max_players(rules)),
+    )
+    return Panel("onenight/lobby.html", {"lobby": view})
+
+
+def _action_form(state: OneNightState, me: str, action: Mapping[str, Any] | None) -> ActionForm | None:
+    """The form for this seat's start role (None: its action is in). Players are offered by
+    seat id and centre cards by position: a name is never posted (issue 25)."""
+    if action is not None and action["complete"]:
+        return None
+    deal = state.deal
+    others = [(i, n) for i, n in state.players if n != me]
+    rule = action_rule(deal, me)
+    copied: Role | None = None
+    if rule.role is Role.DOPPELGANGER:
+        if action is None:
+            return ActionForm(
+                kind="copy",
+                prompt="Choose the player whose card you copy.",
+                choices=tuple(Choice(str(i), n) for i, n in others),
+            )
+        copied = deal.cards[action["targets"][0]]
+        rule = copied_action_rule(copied)
+    if rule.requirement is Requirement.NONE:
+        return ActionForm(kind="none", prompt=rule.description, copied=copied)
+    choices: list[Choice] = []
+    pair = False
+    for shape in rule.shapes:
+        if shape.players == 1:
+            choices += [Choice(str(i), f"{n}'s card") for i, n in others]
+        elif shape.players == 2:
+            pair = True
+        elif shape.centre == 1:
+            choices += [Choice(c, f"The {c} centre card") for c in CENTRE_POSITIONS]
+        elif shape.centre == 2:
+            choices += [
+                Choice(f"{a},{b}", f"The {a} and {b} centre cards")
+                for a, b in combinations(CENTRE_POSITIONS, 2)
+            ]
+    allow_none = rule.requirement is not Requirement.MANDATORY
+    if pair:
+        return ActionForm(
+            kind="pair",
+            prompt=rule.description,
+            choices=tuple(Choice(str(i), n) for i, n in others),
+            allow_none=allow_none,
+            copied=copied,
+        )
+    return ActionForm(
+        kind="choice",
+        prompt=rule.description,
+        choices=tuple(choices),
+        allow_none=allow_none,
+        copied=copied,
+    )
+
+
+def _reveal(state: OneNightState, night: NightResult) -> Reveal:
+    """The whole truth, for the reveal only."""
+    result = state.result or {}
+    names = dict(state.players)
+    voted = {
+        int(voter): names.get(target) if target is not None else None
+        for voter, target in state.votes.items()
+    }
+    counts = result.get("counts", {})
+    dead = set(result.get("dead", []))
+    winners = set(result.get("winners", []))
+    deal = state.deal
+    rows = tuple(
+        RevealRow(
+            name=name,
+            start_role=deal.cards[name],
+            final_role=night.final[name],
+            plays_as=night.plays_as(name),
+            voted_for=voted.get(seat_id),
+            votes_received=int(counts.get(name, 0)),
+            died=name in dead,
+            won=name in winners,
+        )
+        for seat_id, name in state.players
+    )
+    return Reveal(
+        rows=rows,
+        centre=tuple((p, deal.cards[p], night.final[p]) for p in CENTRE_POSITIONS),
+        copied=night.copied,
+        log=night.log,
+        vote_reason=result.get("vote_reason", ""),
+        reason=result.get("reason", ""),
+        teams=tuple(result.get("teams", [])),
+        dead=tuple(name for _, name in state.players if name in dead),
+    )
+
+
+PROGRESS = {
+    "night": "{n} of {total} players have sent their night action.",
+    "day": "{n} of {total} players are ready to vote.",
+    "voting": "{n} of {total} players have voted.",
+}
+CLOCK = {"night": "Night ends in", "day": "Time left in the day", "voting": "Voting closes in"}
+
+
+def _progress(state: OneNightState) -> str:
+    counts = {
+        "night": len(state.complete_actions()),
+        "day": len(state.ready),
+        "voting": len(state.votes),
+    }
+    if state.phase not in counts:
+        return ""
+    return PROGRESS[state.phase].format(n=counts[state.phase], total=len(state.players))
+
+
+def view_of(table: TableInfo, viewer: SeatInfo | None) -> OneNightView:
+    """What `viewer` may see now."""
+    state = OneNightState(table.state)
+    phase = state.phase
+    players = len(state.players) if "players" in state.raw else len(table.seats)
+    if "players" not in state.raw:  # cancelled before the deal
+        return OneNightView(phase=phase, me=viewer, players=players)
+    view: dict[str, Any] = {"phase": phase, "me": viewer, "players": players}
+    night = state.night() if phase in ("day", "voting", "reveal") else None
+    me = state.name_of(viewer.id) if viewer is not None else None
+    if me is not None:
+        view["role"] = role_message(state.deal, me)
+        if phase == "night":
+            mine = state.actions.get(me)
+            form = _action_form(state, me, mine)
+            view["action_form"] = form
+            view["action_sent"] = form is None
+        elif night is not None:
+            view["night_report"] = night_report(night, me)
+            view["action_sent"] = True
+        view["ready"] = viewer is not None and viewer.id in state.ready
+    if phase in ("voting", "reveal"):
+        names = dict(state.players)
+        me_id = viewer.id if me is not None and viewer is not None else None
+        ring = tuple(RingSeat(i, names[i], i == me_id) for i in state.ring if i in names)
+        view["ring"] = ring
+        if me_id is not None and ring:
+            index = next(k for k, p in enumerate(ring) if p.is_me)
+            view["vote_up"] = ring[index - 1]
+            view["vote_down"] = ring[(index + 1) % len(ring)]
+            if str(me_id) in state.votes:
+                view["has_voted"] = True
+                target = state.votes[str(me_id)]
+                view["my_vote"] = names.get(target) if target is not None else None
+    if phase == "reveal" and night is not None and state.result:
+        view["reveal"] = _reveal(state, night)
+    return OneNightView(**view)
+
+
+def panel(table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
+    view = view_of(table, viewer)
+    attention = view.action_form is not None or (
+        view.phase == "voting" and view.me is not None and not view.has_voted
+    )
+    return Panel(
+        "onenight/panel.html",
+        {"game": view},
+        progress=_progress(OneNightState(table.state)),
+        clock_label=CLOCK.get(view.phase, ""),
+        attention=attention,
+    )
+
+
+def private_texts(table: TableInfo, seat: SeatInfo) -> tuple[str, ...]:
+    """What the moderator told `seat` privately so far (its role message and, after the night,
+    its night report): the texts the chat may not quote (rules/000 s5c)."""
+    view = view_of(table, seat)
+    if view.role is None:
+        return ()
+    return (*view.role.paragraphs, *view.night_report)

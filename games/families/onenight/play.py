@@ -1,0 +1,405 @@
+"""One Night at a table: the deal, the night's actions, the day, the vote and the reveal.
+
+The game's state is a JSON object kept by the table core (`OneNightState` reads and writes it);
+every ruling comes from the engine (games/families/onenight/engine). Phases: "night" (every
+seat sends its action; the night resolves when all are in or its time limit passes), "day" (the
+chat, "ready to vote", the host may end it), "voting" (secret votes), "reveal"; or "cancelled".
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from games.tables.family import Change, FamilyError, NotAllowed, NotNow, Note, SeatInfo, TableInfo
+
+from . import options as table_options
+from .engine import (
+    CENTRE_POSITIONS,
+    Deal,
+    NightResult,
+    Requirement,
+    Role,
+    RuleError,
+    Ruleset,
+    action_rule,
+    copied_action_rule,
+    deal_cards,
+    finish_game,
+    resolve_night,
+    validate_action,
+    validate_copy,
+)
+
+LABELS = {
+    "night": "Night",
+    "day": "Day",
+    "voting": "Voting",
+    "reveal": "Reveal",
+    "cancelled": "Cancelled",
+}
+WRONG_PHASE = {
+    "night": "It is night: that can't be done now.",
+    "day": "It is the day: that can't be done now.",
+    "voting": "Voting is under way: that can't be done now.",
+    "reveal": "This game is over.",
+    "cancelled": "This game was cancelled.",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class OneNightState:
+    """A read-only view of the stored state (a JSON object) with the engine's types."""
+
+    raw: Mapping[str, Any]
+
+    @property
+    def phase(self) -> str:
+        return self.raw["phase"]
+
+    @property
+    def players(self) -> list[tuple[int, str]]:
+        """(seat id, name) in seat order, as dealt."""
+        return [(int(i), n) for i, n in self.raw["players"]]
+
+    def name_of(self, seat_id: int) -> str | None:
+        return next((n for i, n in self.players if i == seat_id), None)
+
+    def id_of(self, name: str) -> int | None:
+        return next((i for i, n in self.players if n == name), None)
+
+    @property
+    def deal(self) -> Deal:
+        return Deal(
+            ruleset=Ruleset(self.raw["ruleset"]),
+            players=tuple(n for _, n in self.players),
+            cards={p: Role(r) for p, r in self.raw["cards"].items()},
+        )
+
+    @property
+    def actions(self) -> Mapping[str, Mapping[str, Any]]:
+        """Each player's action by name: targets (engine words), complete, by_deadline."""
+        return self.raw["actions"]
+
+    def complete_actions(self) -> dict[str, list[str]]:
+        return {n: list(a["targets"]) for n, a in self.actions.items() if a["complete"]}
+
+    def night(self) -> NightResult:
+        """The night as the engine resolves it from the sent actions (after the night)."""
+        return resolve_night(self.deal, {n: a["targets"] for n, a in self.actions.items()})
+
+    @property
+    def ready(self) -> list[int]:
+        return list(self.raw["ready"])
+
+    @property
+    def ring(self) -> list[int]:
+        return list(self.raw["ring"])
+
+    @property
+    def votes(self) -> Mapping[str, int | None]:
+        """Each voter's seat id (as a string key) -> the seat voted for, or None."""
+        return self.raw["votes"]
+
+    @property
+    def result(self) -> Mapping[str, Any] | None:
+        return self.raw.get("result")
+
+
+def _state(table: TableInfo) -> OneNightState:
+    return OneNightState(table.state)
+
+
+def _with(table: TableInfo, **changes: Any) -> dict[str, Any]:
+    return {**table.state, **changes}
+
+
+def _change(
+    table: TableInfo, state: Mapping[str, Any], *, deadline: datetime | None, notes: Sequence[str]
+) -> Change:
+    phase = state["phase"]
+    return Change(
+        state=dict(state),
+        phase=phase,
+        phase_label=LABELS[phase],
+        round=1,
+        deadline=deadline,
+        notes=tuple(Note(text) for text in notes),
+        finished=phase in ("reveal", "cancelled"),
+    )
+
+
+def _expect(table: TableInfo, *phases: str) -> OneNightState:
+    state = _state(table)
+    if state.phase not in phases:
+        raise NotNow(WRONG_PHASE.get(state.phase, "That can't be done now."))
+    return state
+
+
+def _later(now: datetime, minutes: int | None) -> datetime | None:
+    return now + timedelta(minutes=minutes) if minutes else None
+
+
+# --- The deal ------------------------------------------------------------------------------------
+
+
+def start(table: TableInfo, rng: random.Random, now: datetime) -> Change:
+    """Deal the cards with `rng` (the core's secure source) and begin the night. The voting
+    ring (rules/000 s6a) is shuffled with the same source."""
+    seats = sorted(table.seats, key=lambda s: s.position)
+    deck = table_options.deck_of(table.ruleset, table.options, len(seats))
+    try:
+        deal = deal_cards(Ruleset(table.ruleset), [s.name for s in seats], deck, rng)
+    except RuleError as error:
+        raise FamilyError(str(error)) from None
+    ring = [s.id for s in seats]
+    rng.shuffle(ring)
+    state = {
+        "ruleset": table.ruleset,
+        "phase": "night",
+        "players": [[s.id, s.name] for s in seats],
+        "cards": {p: deal.cards[p].value for p in deal.positions},
+        "actions": {},
+        "ready": [],
+        "ring": ring,
+        "votes": {},
+    }
+    return _change(
+        table,
+        state,
+        deadline=_later(now, table.options.get("night_minutes")),
+        notes=["The cards are dealt and night falls. Read your role and send your action."],
+    )
+
+
+# --- The night -------------------------------------------------------------------------------------
+
+
+def _named_targets(state: OneNightState, values: Sequence[str]) -> list[str]:
+    """The targets as the engine names them. A page posts a player as their seat id (a name is
+    only ever shown) and a centre card by its position ("left", or "left,middle" for two);
+    nothing is ever read as a name (issue 25)."""
+    named: list[str] = []
+    for value in values:
+        value = value.strip()
+        if not value:
+            continue
+        if value.isdigit():
+            name = state.name_of(int(value))
+            if name is None:
+                raise FamilyError("Choose your targets from the list on the page.")
+            named.append(name)
+            continue
+        parts = value.split(",")
+        if not all(part in CENTRE_POSITIONS for part in parts):
+            raise FamilyError("Choose your targets from the list on the page.")
+        named.extend(parts)
+    return named
+
+
+def _for_player(error: RuleError, name: str) -> str:
+    """Engine messages name the player ("Ann: ..."); on Ann's own page, drop the name."""
+    text = str(error)
+    prefix = f"{name}: "
+    return text[len(prefix) :] if text.startswith(prefix) else text
+
+
+def copy(table: TableInfo, seat: SeatInfo, fields: Mapping[str, Sequence[str]], now: datetime) -> Change:
+    """The Doppelganger's first step: copy another player's card (rules/002 s5). The copied
+    card is shown at once; if the copied role acts no further, the action is complete."""
+    state = _expect(table, "night")
+    deal = state.deal
+    if deal.cards.get(seat.name) is not Role.DOPPELGANGER:
+        raise NotAllowed("Only the Doppelganger copies another card.")
+    if seat.name in state.actions:
+        raise FamilyError("You already chose whom to copy; it is final.")
+    targets = _named_targets(state, fields.get("targets", ()))
+    if len(targets) != 1:
+        raise FamilyError("Choose the one player whose card you copy.")
+    try:
+        copied = validate_copy(deal, seat.name, targets[0])
+    except RuleError as error:
+        raise FamilyError(_for_player(error, seat.name)) from None
+    complete = copied_action_rule(copied).requirement is Requirement.NONE
+    actions = {**state.actions, seat.name: {"targets": targets, "complete": complete}}
+    return _after_action(table, _with(table, actions=actions), now)
+
+
+def act(table: TableInfo, seat: SeatInfo, fields: Mapping[str, Sequence[str]], now: datetime) -> Change:
+    """A seat's night action, final once sent; no targets (or "no action") is no action. For
+    a Doppelganger that copied, the copied role's own action. The last action resolves the
+    night in the same move."""
+    state = _expect(table, "night")
+    deal = state.deal
+    existing = state.actions.get(seat.name)
+    if existing is not None and existing["complete"]:
+        raise FamilyError("You already sent your night action; it is final.")
+    named = [] if fields.get("no_action") else _named_targets(state, fields.get("targets", ()))
+    if deal.cards.get(seat.name) is Role.DOPPELGANGER and existing is None and named:
+        # The copy comes first, on its own: checking a whole action at once would answer with
+        # the rule of whatever card it names, a peek at any card before choosing.
+        raise FamilyError("Choose whom to copy first; then send the copied role's action.")
+    full = (list(existing["targets"]) if existing else []) + named
+    try:
+        checked = validate_action(deal, seat.name, full)
+    except RuleError as error:
+        raise FamilyError(_for_player(error, seat.name)) from None
+    actions = {**state.actions, seat.name: {"targets": list(checked), "complete": True}}
+    return _after_action(table, _with(table, actions=actions), now)
+
+
+def _after_action(table: TableInfo, raw: dict[str, Any], now: datetime) -> Change:
+    state = OneNightState(raw)
+    if len(state.complete_actions()) >= len(state.players):
+        return _dawn(table, raw, now)
+    return _change(table, raw, deadline=table.deadline, notes=())
+
+
+def _fill_missing(state: OneNightState, rng: random.Random) -> dict[str, Any]:
+    """The night's time limit passed: an optional action left out counts as none; a drunk (or
+    a Doppelganger who copied the drunk) is given a random centre card, since the drunk must act
+    (rules/000 s4; docs/rules.md)."""
+    deal = state.deal
+    actions = dict(state.actions)
+    for _, name in state.players:
+        action = actions.get(name)
+        if action is not None and action["complete"]:
+            continue
+        sent = list(action["targets"]) if action else []
+        rule = action_rule(deal, name)
+        if sent and rule.role is Role.DOPPELGANGER:
+            rule = copied_action_rule(deal.cards[sent[0]])
+        extra = [rng.choice(CENTRE_POSITIONS)] if rule.requirement is Requirement.MANDATORY else []
+        actions[name] = {"targets": sent + extra, "complete": True, "by_deadline": True}
+    return actions
+
+
+def _dawn(table: TableInfo, raw: dict[str, Any], now: datetime) -> Change:
+    """Every action is in: the night is resolved (on each read, by the engine) and the day
+    begins, with its chat open for the table's day length (rules/000 s3c)."""
+    minutes = int(table.options.get("day_minutes") or table_options.DAY_MINUTES)
+    day = {**raw, "phase": "day", "ready": []}
+    note = (
+        f"Dawn: the night is over and the chat is open for {minutes} minute"
+        f"{'' if minutes == 1 else 's'}. Talk it over."
+    )
+    return _change(table, day, deadline=_later(now, minutes), notes=[note])
+
+
+# --- The day -------------------------------------------------------------------------------------
+
+
+def ready(table: TableInfo, seat: SeatInfo, fields: Mapping[str, Sequence[str]], now: datetime) -> Change:
+    """A player marks (or, with ready=no, unmarks) "ready to vote"; when everyone is ready,
+    the day ends."""
+    state = _expect(table, "day")
+    wants = (fields.get("ready") or ["yes"])[-1] != "no"
+    ready_now = [i for i in state.ready if i != seat.id] + ([seat.id] if wants else [])
+    raw = _with(table, ready=ready_now)
+    if len(ready_now) >= len(state.players):
+        return _voting(table, raw, now)
+    return _change(table, raw, deadline=table.deadline, notes=())
+
+
+def end_day(table: TableInfo, seat: SeatInfo, fields: Mapping[str, Sequence[str]], now: datetime) -> Change:
+    """The host ends the day early; voting begins."""
+    if not seat.is_host:
+        raise NotAllowed("Only the host can do that.")
+    _expect(table, "day")
+    return _voting(table, dict(table.state), now)
+
+
+def _voting(table: TableInfo, raw: dict[str, Any], now: datetime) -> Change:
+    voting = {**raw, "phase": "voting"}
+    return _change(
+        table,
+        voting,
+        deadline=_later(now, table.options.get("vote_minutes")),
+        notes=["The day is over and the chat is closed. Cast your secret vote."],
+    )
+
+
+# --- The vote and the reveal ---------------------------------------------------------------------
+
+
+def vote(table: TableInfo, seat: SeatInfo, fields: Mapping[str, Sequence[str]], now: datetime) -> Change:
+    """A secret, final vote for another player (rules/000 s3d); the last vote brings the
+    reveal."""
+    state = _expect(table, "voting")
+    if str(seat.id) in state.votes:
+        raise FamilyError("You already voted; votes are final.")
+    raw_target = (fields.get("target") or [""])[-1].strip()
+    target = int(raw_target) if raw_target.isdigit() and len(raw_target) < 19 else None
+    if target is None or state.name_of(target) is None:
+        raise FamilyError("Vote for one of the players at this table.")
+    if target == seat.id:
+        raise FamilyError("You cannot vote for yourself.")
+    votes = {**state.votes, str(seat.id): target}
+    raw = _with(table, votes=votes)
+    if len(votes) >= len(state.players):
+        return _reveal(table, raw)
+    return _change(table, raw, deadline=table.deadline, notes=())
+
+
+def _reveal(table: TableInfo, raw: dict[str, Any]) -> Change:
+    """Every vote is in: the engine tallies them and names the winners; the outcome is stored
+    so the reveal never recomputes it."""
+    state = OneNightState(raw)
+    names = dict(state.players)
+    votes = {
+        names[int(voter)]: (names[target] if target is not None else None)
+        for voter, target in state.votes.items()
+    }
+    for _, name in state.players:
+        votes.setdefault(name, None)
+    result = finish_game(state.night(), votes)
+    assert result.vote is not None and result.outcome is not None
+    outcome = {
+        "counts": dict(result.vote.counts),
+        "lynched": list(result.vote.lynched),
+        "hunted": list(result.vote.hunted),
+        "dead": list(result.vote.dead),
+        "vote_reason": result.vote.reason,
+        "winners": list(result.outcome.winners),
+        "teams": sorted(t.value for t in result.outcome.teams),
+        "reason": result.outcome.reason,
+    }
+    revealed = {**raw, "phase": "reveal", "result": outcome}
+    return _change(
+        table,
+        revealed,
+        deadline=None,
+        notes=["Every vote is in. The cards are turned over: see the reveal."],
+    )
+
+
+# --- The clock and the host -------------------------------------------------------------------
+
+
+def on_deadline(table: TableInfo, now: datetime, rng: random.Random) -> Change:
+    """The phase's time is up: missing night actions get the documented defaults, the day
+    ends, missing votes count as no vote (docs/rules.md)."""
+    state = _state(table)
+    if state.phase == "night":
+        return _dawn(table, _with(table, actions=_fill_missing(state, rng)), now)
+    if state.phase == "day":
+        return _voting(table, dict(table.state), now)
+    if state.phase == "voting":
+        votes = dict(state.votes)
+        for seat_id, _ in state.players:
+            votes.setdefault(str(seat_id), None)
+        return _reveal(table, _with(table, votes=votes))
+    return _change(table, dict(table.state), deadline=None, notes=())
+
+
+def cancel(table: TableInfo, now: datetime) -> Change:
+    """The game stops; nobody's cards are shown."""
+    raw = dict(table.state or {})
+    raw["phase"] = "cancelled"
+    return _change(table, raw, deadline=None, notes=())
+
+
+MOVES = {"copy": copy, "action": act, "ready": ready, "end_day": end_day, "vote": vote}

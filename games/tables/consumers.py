@@ -1,0 +1,200 @@
+"""One page's websocket: pushes of its seat's view and the chat lines it may read.
+
+The socket only pushes (forms are POSTs, games/tables/views.py). On connect, and when the page
+asks ("sync"), it sends a "hello": the table's version, the seat's panel when the page shows an
+older version, and the chat lines the page has not seen. When the table changes, the group
+event carries only the new version; this consumer renders its own seat's panel and sends it,
+so nothing secret is ever in a group message. Several changes that come while a panel is being
+rendered are answered with one more panel, of the newest version.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.template.loader import render_to_string
+
+from games.tables.models import Seat, Table
+from games.tables.push import channel_group, table_group
+from games.tables.selectors import chat_lines, readable_channels, table_page
+from games.tables.views import TABLE_CODE, seat_of
+
+log = logging.getLogger(__name__)
+
+CLOSE_NOT_SEATED = 4403  # the page stops retrying and reloads
+
+
+def _query(scope: dict[str, Any], name: str) -> str:
+    for part in scope.get("query_string", b"").decode("latin-1").split("&"):
+        key, _, value = part.partition("=")
+        if key == name and value.isascii() and value.isdigit():
+            return value[:20]
+    return ""
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    """One seat's live connection to one table."""
+
+    table_id: int
+    seat_id: int
+    shown: int  # the newest version this page shows
+    readable: frozenset[str]
+
+    async def connect(self) -> None:
+        code = str(self.scope["url_route"]["kwargs"]["code"])
+        found = await database_sync_to_async(self._seat)(code)
+        await self.accept()
+        if found is None:
+            await self.close(code=CLOSE_NOT_SEATED)
+            return
+        self.table_id, self.seat_id = found
+        self.shown = int(_query(self.scope, "version") or 0)
+        self.readable = frozenset()
+        self._rendering = False
+        self._pending = 0
+        cookies = self.scope.get("cookies", {})
+        self._csrf = str(cookies.get("csrftoken", ""))
+        origin = dict(self.scope.get("headers", [])).get(b"origin", b"")
+        self._site_root = origin.decode("latin-1")
+        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        await self._hello(int(_query(self.scope, "after") or 0))
+
+    def _seat(self, code: str) -> tuple[int, int] | None:
+        if not TABLE_CODE.fullmatch(code):
+            return None
+        table = Table.objects.filter(code=code.upper()).first()
+        seat = seat_of(self.scope.get("session") or {}, table) if table is not None else None
+        return None if seat is None else (table.pk, seat.pk)
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "table_id"):
+            await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+            for channel in self.readable:
+                group = channel_group(self.table_id, channel)
+                await self.channel_layer.group_discard(group, self.channel_name)
+
+    # --- what the page asks -------------------------------------------------------------------
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not hasattr(self, "seat_id"):
+            return
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+        elif kind == "sync":
+            after = content.get("after")
+            shown = content.get("version")
+            if isinstance(shown, int) and not isinstance(shown, bool):
+                self.shown = min(self.shown, shown) if shown >= 0 else self.shown
+            valid = isinstance(after, int) and not isinstance(after, bool) and after >= 0
+            await self._hello(after if valid else 0)
+        else:
+            await self.send_json({"type": "error", "message": "Unknown message."})
+
+    async def decode_json(self, text_data: str) -> Any:
+        try:
+            return await super().decode_json(text_data)
+        except (ValueError, RecursionError):  # not JSON, or nested too deeply to read
+            return None
+
+    # --- what the server pushes ---------------------------------------------------------------
+
+    def _render(self, after: int | None) -> dict[str, Any] | None:
+        """The seat's panel (if newer than what the page shows), its readable channels and, for
+        a hello, the chat lines after `after`. None: the seat is no longer at the table."""
+        seat = Seat.objects.select_related("table").filter(pk=self.seat_id).first()
+        if seat is None:
+            return None
+        table = seat.table
+        frame: dict[str, Any] = {"version": table.version}
+        channels = readable_channels(table, seat)
+        frame["channels"] = [c.name for c in channels]
+        frame["channel_state"] = [
+            {
+                "name": c.name,
+                "title": c.title,
+                "write": c.write,
+                "closed": c.closed,
+                "html": render_to_string(
+                    "tables/channel.html",
+                    {"channel": c, "page": {"table": table}, "csrf_token": self._csrf},
+                )
+                if c.name not in self.readable
+                else "",
+            }
+            for c in channels
+        ]
+        if table.version > self.shown:
+            page = table_page(table, seat, with_chat=False)
+            context = {
+                **page.panel.context,
+                "page": page,
+                "csrf_token": self._csrf,
+                "site_root": self._site_root,
+            }
+            frame["panel"] = render_to_string("tables/page.html#panel", context)
+        if after is not None:
+            lines = chat_lines(table, seat, channels, after)
+            frame["history"] = [_line_frame(line) for line in lines]
+        return frame
+
+    async def _hello(self, after: int) -> None:
+        frame = await database_sync_to_async(self._render)(after)
+        if frame is None:
+            await self.close(code=CLOSE_NOT_SEATED)
+            return
+        await self._send_frame({"type": "hello", **frame})
+
+    async def _send_frame(self, frame: dict[str, Any]) -> None:
+        await self._follow_channels(frozenset(frame.pop("channels")))
+        self.shown = max(self.shown, frame["version"])
+        await self.send_json(frame)
+
+    async def _follow_channels(self, readable: frozenset[str]) -> None:
+        """Join the groups of the private channels this seat may read now, leave the others."""
+        for channel in readable - self.readable - {"public"}:
+            await self.channel_layer.group_add(channel_group(self.table_id, channel), self.channel_name)
+        for channel in self.readable - readable - {"public"}:
+            await self.channel_layer.group_discard(channel_group(self.table_id, channel), self.channel_name)
+        self.readable = readable
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        version = int(event.get("version", 0))
+        if version <= self.shown:
+            return
+        self._pending = max(self._pending, version)
+        if self._rendering:
+            return  # the render under way is followed by one more
+        self._rendering = True
+        try:
+            while self._pending > self.shown:
+                self._pending = 0
+                frame = await database_sync_to_async(self._render)(None)
+                if frame is None:
+                    await self.close(code=CLOSE_NOT_SEATED)
+                    return
+                await self._send_frame({"type": "panel", **frame})
+        finally:
+            self._rendering = False
+
+    async def chat_line(self, event: dict[str, Any]) -> None:
+        line = event["line"]
+        if line["channel"] not in self.readable:
+            return
+        await self.send_json({**line, "mine": line["seat_id"] == self.seat_id})
+
+
+def _line_frame(line: Any) -> dict[str, Any]:
+    return {
+        "type": "chat",
+        "id": line.id,
+        "channel": line.channel,
+        "name": line.name,
+        "note": line.note,
+        "text": line.text,
+        "sent_at": line.sent_at.isoformat(),
+        "mine": line.is_me,
+    }

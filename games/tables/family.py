@@ -1,0 +1,207 @@
+"""The game-family interface: everything the table core asks of a game, and nothing more.
+
+A family (One Night, multi-night Werewolf) is a package that fills in `Family` and registers
+itself when Django starts (its AppConfig.ready). The core stores a table's state as the family
+hands it back (JSON-ready), runs the clock, keeps the chat, and pushes "this seat's view
+changed" after commit; it never names a phase, a role or a rule. Like boardgame.io's game
+object: set-up and its options, the deal, the forms a seat has now, apply a move, what happens
+at a deadline, what one seat may see, the outcome.
+
+The values passed in are plain and read-only (`TableInfo`, `SeatInfo`); the family answers with
+values (`Change`, `Panel`, `Channel`) or raises a `FamilyError` whose message the player reads.
+Time is passed in.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+PUBLIC = "public"  # every table has the public chat channel; a family may open others
+
+
+class FamilyError(Exception):
+    """A move or setting the game refuses; the message is shown to the player as it is.
+
+    `status` is the HTTP status a page answers with: 400 a bad choice, 403 not allowed to this
+    seat, 409 not now (the game has moved on)."""
+
+    status = 400
+
+
+class NotAllowed(FamilyError):
+    status = 403
+
+
+class NotNow(FamilyError):
+    status = 409
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A seat as a family sees it."""
+
+    id: int
+    name: str
+    position: int
+    is_host: bool = False
+    alive: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """A table as a family sees it: its settings, its seats and the family's own state."""
+
+    code: str
+    family: str
+    ruleset: str
+    options: Mapping[str, Any]
+    stage: str  # the core's lifecycle: "lobby", "playing", "over", "cancelled"
+    phase: str
+    round: int
+    version: int
+    deadline: datetime | None
+    state: Any
+    seats: tuple[SeatInfo, ...]
+
+    def seat(self, seat_id: int) -> SeatInfo | None:
+        return next((s for s in self.seats if s.id == seat_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A note from the app in a chat channel (a phase change, a death announced)."""
+
+    text: str
+    channel: str = PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What a deal, a move or a deadline did: the family's new state and what the core shows
+    and schedules from it. `dead` are the seats now out of the game; `finished` ends the game
+    (the core keeps the table, its chat and its reveal)."""
+
+    state: Any
+    phase: str
+    phase_label: str
+    round: int = 0
+    deadline: datetime | None = None
+    dead: frozenset[int] = frozenset()
+    notes: tuple[Note, ...] = ()
+    finished: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """What one seat sees of the game now: the family's template and its context, plus the
+    public status line and the clock's caption that the core's status box shows, and whether
+    the seat is asked to act (the page marks its tab)."""
+
+    template: str
+    context: Mapping[str, Any] = field(default_factory=dict)
+    progress: str = ""
+    clock_label: str = ""
+    attention: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Channel:
+    """A chat channel as one seat has it now."""
+
+    name: str
+    title: str
+    read: bool
+    write: bool
+    closed: str = ""  # why the seat cannot write now, shown instead of the box
+
+
+Fields = Mapping[str, Sequence[str]]  # a form's fields, each with its values (as a QueryDict)
+
+
+class Family(Protocol):
+    """What a game family provides to the table core."""
+
+    name: str
+    title: str
+    rulesets: Mapping[str, str]  # ruleset -> label
+
+    def seat_limits(self, ruleset: str) -> tuple[int, int]:
+        """The fewest and most players the ruleset can seat."""
+        ...
+
+    def default_options(self, ruleset: str) -> dict[str, Any]:
+        """The options of a new table."""
+        ...
+
+    def set_options(self, table: TableInfo, fields: Fields) -> dict[str, Any]:
+        """The options the host's form asks for, checked; FamilyError if they cannot be."""
+        ...
+
+    def join_phrase(self, table: TableInfo) -> str | None:
+        """A phrase a player must type to take a seat (rules/000 s5e), or None."""
+        ...
+
+    def lobby(self, table: TableInfo, viewer: SeatInfo | None) -> Panel:
+        """The family's part of the lobby (its options, for the host to change)."""
+        ...
+
+    def start_problem(self, table: TableInfo) -> str | None:
+        """Why the game cannot start yet with these seats and options, or None."""
+        ...
+
+    def start(self, table: TableInfo, rng: random.Random, now: datetime) -> Change:
+        """Deal and begin. `rng` must be the only source of chance."""
+        ...
+
+    def move(
+        self, table: TableInfo, seat: SeatInfo, kind: str, fields: Fields, now: datetime
+    ) -> Change:
+        """Apply one seat's move of `kind`; FamilyError (nothing changed) if refused."""
+        ...
+
+    def on_deadline(self, table: TableInfo, now: datetime) -> Change:
+        """The stored deadline has passed: apply the documented defaults and move on."""
+        ...
+
+    def panel(self, table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
+        """What `viewer` (None: a spectator) may see of the game now. Must hold nothing that
+        seat may not know."""
+        ...
+
+    def channels(self, table: TableInfo, viewer: SeatInfo | None) -> tuple[Channel, ...]:
+        """The chat channels `viewer` may read or write now."""
+        ...
+
+    def chat_problem(self, table: TableInfo, seat: SeatInfo, channel: str, text: str) -> str | None:
+        """Why the game's rules refuse this line (rules/000 s5c: no quoting), or None."""
+        ...
+
+    def cancel(self, table: TableInfo, now: datetime) -> Change:
+        """The host or staff stop the game; nobody's secrets are revealed."""
+        ...
+
+
+_FAMILIES: dict[str, Family] = {}
+
+
+def register(family: Family) -> None:
+    """Make `family` playable (called from the family app's `ready`)."""
+    _FAMILIES[family.name] = family
+
+
+def family_named(name: str) -> Family:
+    """The registered family called `name`; KeyError if there is none."""
+    return _FAMILIES[name]
+
+
+def families() -> tuple[Family, ...]:
+    return tuple(_FAMILIES.values())
+
+
+def new_rng() -> random.Random:
+    """Chance for a deal: the operating system's secure source, so nobody can predict it."""
+    return random.SystemRandom()

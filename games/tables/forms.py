@@ -1,0 +1,45 @@
+"""Forms of the core pages: parse and type-check what a browser posts; the services decide."""
+
+from __future__ import annotations
+
+from django import forms
+
+from games.tables.family import families
+from games.tables.names import MAX_NAME_LENGTH
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """Every family's rulesets, as "family:ruleset" with a label."""
+    return [
+        (f"{family.name}:{ruleset}", f"{family.title} — {label}")
+        for family in families()
+        for ruleset, label in family.rulesets.items()
+    ]
+
+
+class CreateTableForm(forms.Form):
+    host_name = forms.CharField(label="Your name", max_length=MAX_NAME_LENGTH, strip=True)
+    game = forms.ChoiceField(label="Game")
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        choices = game_choices()
+        self.fields["game"].choices = choices
+        if choices:
+            self.fields["game"].initial = choices[0][0]
+
+    def family_and_ruleset(self) -> tuple[str, str]:
+        family, _, ruleset = self.cleaned_data["game"].partition(":")
+        return family, ruleset
+
+
+class JoinCodeForm(forms.Form):
+    code = forms.CharField(label="Game code", max_length=16, strip=True)
+
+    def clean_code(self) -> str:
+        return self.cleaned_data["code"].upper().replace(" ", "").replace("-", "")
+
+
+class JoinForm(forms.Form):
+    name = forms.CharField(label="Your name", max_length=MAX_NAME_LENGTH, strip=True)
+    phrase = forms.CharField(label="The phrase", max_length=100, required=False)

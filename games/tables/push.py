@@ -1,0 +1,63 @@
+"""After a change commits, tell the table's open pages; nothing secret goes into a group.
+
+- "table.changed" carries only the table's new version: each page's consumer then renders its
+  own seat's view (games/tables/consumers.py), so what leaves the server is built per seat.
+- "chat.line" carries a line to the pages of the channel's group. The public channel's lines
+  are public by nature; a private channel's group (a werewolves' night chat) is joined only by
+  the pages of seats that may read it, and each consumer checks again before it sends a line.
+
+Sent with `transaction.on_commit`, as Zulip's send_event_on_commit does: a page is never told
+of a change that was rolled back, nor before it can read it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from games.tables.models import ChatLine, Table
+
+
+def table_group(table_id: int) -> str:
+    """Every open page of the table."""
+    return f"table-{table_id}"
+
+
+def channel_group(table_id: int, channel: str) -> str:
+    """The pages of the table whose seat may read `channel` (the public one: every page)."""
+    return table_group(table_id) if channel == "public" else f"table-{table_id}-chat-{channel}"
+
+
+def _send(group: str, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(group, message)
+
+
+def table_changed_on_commit(table: Table) -> None:
+    version = table.version
+    group = table_group(table.pk)
+    transaction.on_commit(lambda: _send(group, {"type": "table.changed", "version": version}))
+
+
+def chat_frame(line: ChatLine) -> dict[str, Any]:
+    """A chat line as a page receives it (`mine` is set per page)."""
+    return {
+        "type": "chat",
+        "id": line.pk,
+        "channel": line.channel,
+        "seat_id": line.seat_id,
+        "name": line.author,
+        "note": line.note,
+        "text": line.text,
+        "sent_at": line.sent_at.isoformat(),
+    }
+
+
+def chat_line_on_commit(table: Table, line: ChatLine) -> None:
+    group = channel_group(table.pk, line.channel)
+    frame = chat_frame(line)
+    transaction.on_commit(lambda: _send(group, {"type": "chat.line", "line": frame}))

@@ -1,0 +1,159 @@
+"""What one seat (or a spectator) may see of a table now. Every page, fragment and push for a
+seat is rendered from `table_page`; the game's part comes from its family's `panel`, which
+holds only what that seat may know. Selectors read; they never change anything."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils import timezone
+
+from games.tables.family import Channel, Panel, family_named
+from games.tables.models import ChatLine, Seat, Stage, Table
+from games.tables.reads import seat_info, table_info
+
+# Lines of each channel a page (or a reconnecting socket) receives: a 30-minute day of a lively
+# table.
+CHAT_HISTORY = 120
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """A player as everyone sees them: public facts only."""
+
+    id: int
+    name: str
+    is_host: bool
+    is_me: bool
+    alive: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLineView:
+    id: int
+    channel: str
+    name: str
+    text: str
+    sent_at: datetime
+    note: bool
+    is_me: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelView:
+    """A chat channel as this seat has it: whether it may write, and the newest lines."""
+
+    name: str
+    title: str
+    write: bool
+    closed: str
+    lines: tuple[ChatLineView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TablePage:
+    """Everything seat `me` (None: a spectator) may know about its table at this moment."""
+
+    table: Table
+    me: Seat | None
+    players: tuple[PlayerRow, ...]
+    family_title: str
+    ruleset_label: str
+    panel: Panel
+    start_problem: str | None
+    seat_limits: tuple[int, int]
+    channels: tuple[ChannelView, ...]
+    now: datetime
+    next_table_code: str | None = None
+
+    @property
+    def is_host(self) -> bool:
+        return self.me is not None and self.me.is_host
+
+    @property
+    def seconds_left(self) -> int | None:
+        deadline = self.table.deadline
+        if deadline is None:
+            return None
+        return max(0, int((deadline - self.now).total_seconds()))
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+
+def _line(line: ChatLine, me: Seat | None) -> ChatLineView:
+    return ChatLineView(
+        id=line.pk,
+        channel=line.channel,
+        name=line.author,
+        text=line.text,
+        sent_at=line.sent_at,
+        note=line.note,
+        is_me=me is not None and line.seat_id == me.pk,
+    )
+
+
+def readable_channels(table: Table, me: Seat | None, seats: list[Seat] | None = None) -> tuple[Channel, ...]:
+    """The chat channels `me` may read now, as its table's family says."""
+    info = table_info(table, seats)
+    viewer = seat_info(me) if me is not None else None
+    return tuple(c for c in family_named(table.family).channels(info, viewer) if c.read)
+
+
+def chat_lines(table: Table, me: Seat | None, channels: tuple[Channel, ...], after: int = 0) -> list[ChatLineView]:
+    """The newest CHAT_HISTORY lines of each readable channel after line `after`, oldest
+    first."""
+    lines: list[ChatLine] = []
+    for channel in channels:
+        newest = ChatLine.objects.filter(table=table, channel=channel.name, id__gt=after).order_by("-id")
+        lines.extend(newest[:CHAT_HISTORY])
+    lines.sort(key=lambda line: line.pk)
+    return [_line(line, me) for line in lines]
+
+
+def table_page(
+    table: Table, me: Seat | None, *, now: datetime | None = None, with_chat: bool = True
+) -> TablePage:
+    """Build what `me` may see. A fixed number of queries, whatever the table's size."""
+    now = now or timezone.now()
+    seats = list(table.seats.order_by("position"))
+    if me is not None:
+        me = next((s for s in seats if s.pk == me.pk), None)
+    family = family_named(table.family)
+    info = table_info(table, seats)
+    viewer = seat_info(me) if me is not None else None
+    in_lobby = table.stage == Stage.LOBBY
+    panel = family.lobby(info, viewer) if in_lobby else family.panel(info, viewer, now)
+    channels = tuple(c for c in family.channels(info, viewer) if c.read)
+    lines = chat_lines(table, me, channels) if with_chat else []
+    views = tuple(
+        ChannelView(
+            name=c.name,
+            title=c.title,
+            write=c.write,
+            closed=c.closed,
+            lines=tuple(line for line in lines if line.channel == c.name),
+        )
+        for c in channels
+    )
+    next_code = None
+    if table.stage == Stage.OVER:
+        next_code = Table.objects.filter(previous=table).values_list("code", flat=True).first()
+    return TablePage(
+        table=table,
+        me=me,
+        players=tuple(
+            PlayerRow(s.pk, s.name, s.is_host, me is not None and s.pk == me.pk, s.alive)
+            for s in seats
+        ),
+        family_title=family.title,
+        ruleset_label=family.rulesets.get(table.ruleset, table.ruleset),
+        panel=panel,
+        start_problem=family.start_problem(info) if in_lobby else None,
+        seat_limits=family.seat_limits(table.ruleset),
+        channels=views,
+        now=now,
+        next_table_code=next_code,
+    )

@@ -1,0 +1,478 @@
+"""Every change to a table: one function, one transaction, the state it expects checked first.
+
+Each service locks the table row (PostgreSQL: SELECT ... FOR UPDATE; SQLite: the IMMEDIATE
+transaction already holds the write lock) and re-reads what it checks, so when two requests
+race, one wins and the other gets a clear `ServiceError`. A change bumps the table's version;
+pages are told after commit (push.py). The game's rules are its family's: these functions store
+what the family decides.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.tables import push
+from games.tables.family import Change, Family, FamilyError, Fields, family_named, new_rng
+from games.tables.models import ChatLine, Move, Seat, SeatTaken, Stage, Table
+from games.tables.names import RefusedName, clashing_name, clean_name
+from games.tables.reads import seat_info, table_info
+
+TABLE_LOCKED = (
+    "The host has locked this table: no new players can join. Ask the host to unlock it if you"
+    " should be playing."
+)
+CHAT_MAX_LENGTH = 500
+# Per seat: at most CHAT_BURST lines in any CHAT_WINDOW seconds, counted from the stored lines,
+# so the limit holds across reconnects and server processes.
+CHAT_BURST = 5
+CHAT_WINDOW = 10
+
+
+class ServiceError(Exception):
+    """A request the table cannot accept now; the message is shown to the player as it is."""
+
+    status = 400
+
+
+class NotAllowedError(ServiceError):
+    """The seat may not do this (not the host, not at this table)."""
+
+    status = 403
+
+
+class WrongStageError(ServiceError):
+    """The table is not where this request needs it (another request may have won)."""
+
+    status = 409
+
+
+def _now(now: datetime | None) -> datetime:
+    return now if now is not None else timezone.now()
+
+
+def _refused(error: FamilyError) -> ServiceError:
+    kind = {403: NotAllowedError, 409: WrongStageError}.get(error.status, ServiceError)
+    return kind(str(error))
+
+
+def _locked(table_id: int) -> Table:
+    """The table row, locked for the rest of the transaction where the database can."""
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise NotAllowedError("This table is gone.") from None
+
+
+def _seat_at(table: Table, seat_id: int) -> Seat:
+    """The seat as stored now, read after the table's lock was taken (so a removal that
+    committed meanwhile is seen); NotAllowedError if it is no longer at the table."""
+    seat = Seat.objects.filter(pk=seat_id, table=table).first()
+    if seat is None:
+        raise NotAllowedError("You are not seated at this table.")
+    seat.table = table
+    return seat
+
+
+def _expect(table: Table, *stages: str) -> None:
+    if table.stage not in stages:
+        messages = {
+            Stage.LOBBY: "The game has not started yet.",
+            Stage.PLAYING: "The game has started: that can't be done now.",
+            Stage.OVER: "This game is over.",
+            Stage.CANCELLED: "This game was cancelled.",
+        }
+        raise WrongStageError(messages.get(table.stage, "That can't be done now."))
+
+
+def _family(table: Table) -> Family:
+    return family_named(table.family)
+
+
+def _bump(table: Table, **fields: object) -> None:
+    """Store `fields` and the next version of the table, and tell its pages after commit."""
+    table.version += 1
+    for name, value in fields.items():
+        setattr(table, name, value)
+    table.save(update_fields=["version", *fields])
+    push.table_changed_on_commit(table)
+
+
+def _note(table: Table, text: str, channel: str = "public") -> None:
+    line = ChatLine.objects.create(table=table, channel=channel, note=True, text=text)
+    push.chat_line_on_commit(table, line)
+
+
+def _apply(
+    table: Table,
+    change: Change,
+    *,
+    seat: Seat | None,
+    kind: str,
+    fields: Fields,
+    stage: str | None = None,
+) -> None:
+    """Store what the family decided: its state, the phase and clock, the dead, the move, the
+    notes; then the version. The stage follows: playing once dealt, over once finished."""
+    if stage is None:
+        stage = Stage.OVER if change.finished else Stage.PLAYING
+    if change.dead:
+        Seat.objects.filter(table=table, pk__in=change.dead).update(alive=False)
+    for note in change.notes:
+        _note(table, note.text, note.channel)
+    updates: dict[str, object] = {
+        "state": change.state,
+        "stage": stage,
+        "phase": change.phase,
+        "phase_label": change.phase_label,
+        "round": change.round,
+        "deadline": None if change.finished else change.deadline,
+    }
+    if change.finished and table.finished_at is None:
+        updates["finished_at"] = timezone.now()
+    _bump(table, **updates)
+    Move.objects.create(
+        table=table,
+        seat=seat,
+        kind=kind,
+        fields={k: list(v) for k, v in fields.items() if not k.startswith("csrf")},
+        version=table.version,
+    )
+
+
+# --- Opening a table and sitting down -----------------------------------------------------------
+
+
+def _name(family: Family, name: object) -> str:
+    try:
+        return clean_name(name, getattr(family, "reserved_names", ()))
+    except RefusedName as error:
+        raise ServiceError(str(error)) from None
+
+
+@transaction.atomic
+def table_create(
+    *,
+    family: str,
+    ruleset: str,
+    host_name: str,
+    creator_key: str = "",
+    now: datetime | None = None,
+) -> Seat:
+    """Open a lobby for a game of `family` under `ruleset` and seat its host. Returns the
+    host's seat. One client (`creator_key`, a keyed hash of its address) may open at most
+    settings.GAMES_PER_MINUTE tables in any minute."""
+    try:
+        game = family_named(family)
+    except KeyError:
+        raise ServiceError("Choose one of the games on the page.") from None
+    if ruleset not in game.rulesets:
+        raise ServiceError("Choose one of the rules on the page.")
+    name = _name(game, host_name)
+    if creator_key:
+        since = _now(now) - timedelta(minutes=1)
+        recent = Table.objects.filter(creator_key=creator_key, created_at__gt=since).count()
+        if recent >= settings.GAMES_PER_MINUTE:
+            raise ServiceError(f"You have created {recent} games in the last minute. Wait a moment.")
+    table = Table.objects.create(
+        family=family,
+        ruleset=ruleset,
+        options=game.default_options(ruleset),
+        creator_key=creator_key,
+    )
+    return Seat.objects.create(table=table, name=name, position=0, is_host=True)
+
+
+def _check_join_caps(table: Table, joiner_key: str, when: datetime) -> None:
+    """Refuse a seat past the caps on joining: settings.JOINS_PER_MINUTE from one client (at
+    any tables) and settings.TABLE_JOINS_PER_MINUTE at one table, counted over the last minute
+    from `SeatTaken`, so seats since removed count too."""
+    since = when - timedelta(minutes=1)
+    SeatTaken.objects.filter(taken_at__lte=since).delete()
+    if joiner_key:
+        mine = SeatTaken.objects.filter(client_key=joiner_key, taken_at__gt=since).count()
+        if mine >= settings.JOINS_PER_MINUTE:
+            raise ServiceError(
+                f"{mine} seats were taken from your address in the last minute. Wait a moment"
+                " and try again."
+            )
+    here = SeatTaken.objects.filter(table=table, taken_at__gt=since).count()
+    if here >= settings.TABLE_JOINS_PER_MINUTE:
+        raise ServiceError(
+            f"{here} seats were taken at this table in the last minute. Wait a moment and try"
+            " again."
+        )
+
+
+def phrase_matches(typed: str, phrase: str) -> bool:
+    """Case, spacing and punctuation do not matter when typing a phrase."""
+
+    def simplify(value: str) -> str:
+        return re.sub(r"[^a-z0-9]", "", value.lower())
+
+    return simplify(typed or "") == simplify(phrase)
+
+
+@transaction.atomic
+def seat_join(
+    *,
+    table: Table,
+    name: str,
+    phrase: str = "",
+    joiner_key: str = "",
+    now: datetime | None = None,
+) -> Seat:
+    """Seat a new player in the lobby, unless the host has locked it, the table is full, the
+    name passes for another, or the game asks for a phrase (rules/000 s5e) not typed."""
+    table = _locked(table.pk)
+    _expect(table, Stage.LOBBY)
+    if table.joins_locked:
+        raise NotAllowedError(TABLE_LOCKED)
+    game = _family(table)
+    clean = _name(game, name)
+    info = table_info(table)
+    wanted = game.join_phrase(info)
+    if wanted and not phrase_matches(phrase, wanted):
+        raise ServiceError(f"Type the phrase from the end of the rules (“{wanted}”) to show you read them.")
+    seats = list(table.seats.all())
+    limit = game.seat_limits(table.ruleset)[1]
+    if len(seats) >= limit:
+        raise ServiceError(f"The table is full: these rules allow {limit} players.")
+    if clashing_name(clean, (s.name for s in seats)) is not None:
+        raise ServiceError(f"Someone called {clean} is already at the table; pick another name.")
+    when = _now(now)
+    _check_join_caps(table, joiner_key, when)
+    position = max((s.position for s in seats), default=-1) + 1
+    try:
+        with transaction.atomic():
+            seat = Seat.objects.create(table=table, name=clean, position=position)
+    except IntegrityError:
+        raise ServiceError(f"Someone called {clean} just sat down; pick another name.") from None
+    SeatTaken.objects.create(table=table, client_key=joiner_key, taken_at=when)
+    _bump(table)
+    return seat
+
+
+def _host_of(seat: Seat) -> Table:
+    table = _locked(seat.table_id)
+    current = _seat_at(table, seat.pk)
+    if not current.is_host:
+        raise NotAllowedError("Only the host can do that.")
+    return table
+
+
+@transaction.atomic
+def seat_remove(*, host: Seat, seat_id: int) -> None:
+    """The host takes a player out of the lobby (not themselves)."""
+    table = _host_of(host)
+    _expect(table, Stage.LOBBY)
+    seat = table.seats.filter(pk=seat_id).first()
+    if seat is None:
+        raise ServiceError("That player is not at this table.")
+    if seat.pk == host.pk:
+        raise ServiceError("The host cannot remove themselves.")
+    seat.delete()
+    _bump(table)
+
+
+@transaction.atomic
+def table_lock_set(*, host: Seat, locked: bool) -> None:
+    """The host locks the lobby against new players (or unlocks it); the seated keep their
+    seats and rejoin links."""
+    table = _host_of(host)
+    _expect(table, Stage.LOBBY)
+    _bump(table, joins_locked=bool(locked))
+
+
+@transaction.atomic
+def options_set(*, host: Seat, fields: Fields) -> None:
+    """The host changes the game's options in the lobby (the family checks them)."""
+    table = _host_of(host)
+    _expect(table, Stage.LOBBY)
+    try:
+        options = _family(table).set_options(table_info(table), fields)
+    except FamilyError as error:
+        raise _refused(error) from None
+    _bump(table, options=options)
+
+
+@transaction.atomic
+def table_start(*, host: Seat, now: datetime | None = None) -> Table:
+    """Deal (the family's deal, with the operating system's secure chance) and begin."""
+    table = _host_of(host)
+    _expect(table, Stage.LOBBY)
+    game = _family(table)
+    info = table_info(table)
+    problem = game.start_problem(info)
+    if problem:
+        raise ServiceError(problem)
+    when = _now(now)
+    try:
+        change = game.start(info, new_rng(), when)
+    except FamilyError as error:
+        raise _refused(error) from None
+    table.started_at = when
+    table.save(update_fields=["started_at"])
+    _apply(table, change, seat=host, kind="start", fields={})
+    return table
+
+
+# --- Play ---------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def seat_move(*, seat: Seat, kind: str, fields: Fields, now: datetime | None = None) -> Table:
+    """A seat's move of `kind` with its form's `fields`, as the family rules on it. Returns
+    the table as stored after it."""
+    table = _locked(seat.table_id)
+    current = _seat_at(table, seat.pk)
+    _expect(table, Stage.PLAYING)
+    game = _family(table)
+    try:
+        change = game.move(table_info(table), seat_info(current), kind, fields, _now(now))
+    except FamilyError as error:
+        raise _refused(error) from None
+    _apply(table, change, seat=current, kind=kind, fields=fields)
+    return table
+
+
+@transaction.atomic
+def table_advance_if_due(*, table_id: int, now: datetime | None = None) -> bool:
+    """If the table's deadline has passed, move it on exactly once. Returns True if it moved.
+
+    Safe from any request, consumer or ticker, in any number of processes: the row is locked
+    and the deadline re-read inside the transaction."""
+    when = _now(now)
+    table = _locked(table_id)
+    if table.stage != Stage.PLAYING or table.deadline is None or table.deadline > when:
+        return False
+    change = _family(table).on_deadline(table_info(table), when)
+    _apply(table, change, seat=None, kind="deadline", fields={})
+    return True
+
+
+def table_caught_up(table: Table) -> Table:
+    """`table`, moved on first and read again if its deadline has passed: a page load or a
+    push notices a passed deadline as well as the ticker does."""
+    if table.deadline is not None and table.deadline <= timezone.now():
+        table_advance_if_due(table_id=table.pk)
+        table.refresh_from_db()
+    return table
+
+
+def advance_due_tables(*, now: datetime | None = None) -> list[str]:
+    """Move on every table whose deadline has passed; their codes. Used by the clock."""
+    when = _now(now)
+    due = Table.objects.filter(deadline__lte=when, stage=Stage.PLAYING).values_list("pk", "code")
+    return [code for table_id, code in due if table_advance_if_due(table_id=table_id, now=when)]
+
+
+@transaction.atomic
+def table_cancel(*, table: Table, by: Seat | None = None) -> None:
+    """Stop a game that has not ended: the host (in the lobby or during play, say when a
+    player has left for good) or staff in the admin. Nobody's secrets are revealed."""
+    table = _locked(table.pk)
+    if by is not None and not _seat_at(table, by.pk).is_host:
+        raise NotAllowedError("Only the host can do that.")
+    if table.ended:
+        raise WrongStageError("This game is already over.")
+    change = _family(table).cancel(table_info(table), timezone.now())
+    change = replace(change, phase="cancelled", phase_label="Cancelled", finished=True)
+    _apply(table, change, seat=by, kind="cancel", fields={}, stage=Stage.CANCELLED)
+
+
+@transaction.atomic
+def secrets_open(*, table: Table, user: object) -> None:
+    """Record that a staff user opened a running game's hidden state in the admin."""
+    Table.objects.filter(pk=table.pk).update(secrets_opened_at=timezone.now(), secrets_opened_by=user)
+
+
+@transaction.atomic
+def play_again(*, seat: Seat) -> Seat:
+    """After the end, seat the same players in a new lobby with the same game and options.
+    Whoever asks first opens it; everyone follows to the same new table. Returns the asking
+    player's seat there."""
+    table = _locked(seat.table_id)
+    _seat_at(table, seat.pk)
+    _expect(table, Stage.OVER)
+    follow = Table.objects.filter(previous=table).first()
+    if follow is None:
+        seats = list(table.seats.order_by("position"))
+        host = next((s for s in seats if s.is_host), seats[0])
+        options = dict(table.options)
+        if "rules_phrase" in options:
+            options["rules_phrase"] = False  # they read the rules for the last game
+        follow = Table.objects.create(
+            family=table.family, ruleset=table.ruleset, options=options, previous=table
+        )
+        Seat.objects.bulk_create(
+            Seat(table=follow, name=s.name, position=i, is_host=s.pk == host.pk, previous_seat=s)
+            for i, s in enumerate(seats)
+        )
+        _bump(table)  # every page of the old table learns where the new one is
+    mine = Seat.objects.filter(table=follow, previous_seat_id=seat.pk).first()
+    if mine is None:
+        raise NotAllowedError(
+            "The host took you off the new table. Ask them for the invite link to join again."
+        )
+    return mine
+
+
+# --- Chat ---------------------------------------------------------------------------------------
+
+
+def clean_chat_text(text: object) -> str:
+    """The line as it will be stored: control and invisible format characters dropped (they
+    only serve to disguise a line), trimmed; newlines and tabs stay."""
+    if not isinstance(text, str):
+        raise ServiceError("A chat message must be text.")
+    text = "".join(
+        c
+        for c in unicodedata.normalize("NFC", text)
+        if c in "\n\t" or unicodedata.category(c) not in ("Cc", "Cf", "Cs", "Co")
+    ).strip()
+    if not text:
+        raise ServiceError("Type a message first.")
+    if len(text) > CHAT_MAX_LENGTH:
+        raise ServiceError(f"Messages are limited to {CHAT_MAX_LENGTH} characters.")
+    return text
+
+
+@transaction.atomic
+def chat_post(
+    *, seat: Seat, text: object, channel: str = "public", now: datetime | None = None
+) -> ChatLine:
+    """Store a chat line and deliver it after commit to every page that may read its channel.
+
+    Refused (nothing stored) when the game closes the channel to this seat now, when the seat
+    sends too fast, and when the game's rules refuse the line (rules/000 s5c: no quoting)."""
+    clean = clean_chat_text(text)
+    table = _locked(seat.table_id)
+    current = _seat_at(table, seat.pk)
+    game = _family(table)
+    info = table_info(table)
+    me = seat_info(current)
+    access = next((c for c in game.channels(info, me) if c.name == channel), None)
+    if access is None or not access.write:
+        raise WrongStageError(access.closed if access and access.closed else "You cannot write there now.")
+    when = _now(now)
+    recent = ChatLine.objects.filter(
+        seat=current, sent_at__gt=when - timedelta(seconds=CHAT_WINDOW)
+    ).count()
+    if recent >= CHAT_BURST:
+        raise ServiceError(f"Slow down: at most {CHAT_BURST} messages every {CHAT_WINDOW} seconds.")
+    problem = game.chat_problem(info, me, channel, clean)
+    if problem:
+        raise ServiceError(problem)
+    line = ChatLine.objects.create(
+        table=table, channel=channel, seat=current, author=current.name, text=clean
+    )
+    push.chat_line_on_commit(table, line)
+    return line
+

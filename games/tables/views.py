@@ -1,0 +1,373 @@
+"""Pages and htmx fragments. Thin: parse the request, call a service, render the seat's view.
+
+A player is known by the seat token kept in their session (one per table); there are no
+accounts. Every game form is a POST: with htmx the answer is the seat's new panel, without it
+a redirect to the page (Post/Redirect/Get). The websocket only pushes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from collections.abc import Callable
+from functools import wraps
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games.tables import services
+from games.tables.forms import CreateTableForm, JoinCodeForm, JoinForm
+from games.tables.models import Seat, Stage, Table
+from games.tables.reads import table_info
+from games.tables.family import family_named
+from games.tables.selectors import table_page
+from games.tables.services import ServiceError
+
+SESSION_SEATS = "seats"
+# Seats a browser's session keeps, the most recently taken: far more games than anyone plays at
+# once, and a cookie under 2 KB, under half the 4,096 bytes browsers keep (issue 25).
+REMEMBERED_SEATS = 40
+# A seat token's shape (models.new_seat_token) and the longest one the column holds.
+SEAT_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,32}")
+TABLE_CODE = re.compile(r"[A-Za-z0-9]{1,16}")
+
+
+# --- Session ----------------------------------------------------------------------------------
+
+
+def remember_seat(request: HttpRequest, seat: Seat) -> None:
+    """Keep `seat` in this browser's session, as its newest seat; only the REMEMBERED_SEATS
+    newest are kept (a player at an older table takes their seat back with its rejoin link)."""
+    seats = request.session.get(SESSION_SEATS, {})
+    seats = dict(seats) if isinstance(seats, dict) else {}
+    code = seat.table.code
+    seats.pop(code, None)  # re-inserted last: the newest
+    seats[code] = seat.token
+    for old in list(seats)[: max(0, len(seats) - REMEMBERED_SEATS)]:
+        del seats[old]
+    request.session[SESSION_SEATS] = seats
+
+
+def _session_token(session: object, code: str) -> str | None:
+    seats = session.get(SESSION_SEATS, {}) if hasattr(session, "get") else {}
+    token = seats.get(code) if isinstance(seats, dict) else None
+    return token if isinstance(token, str) and SEAT_TOKEN.fullmatch(token) else None
+
+
+def find_table(code: str) -> Table | None:
+    if not TABLE_CODE.fullmatch(code or ""):
+        return None
+    return Table.objects.filter(code=code.upper()).first()
+
+
+def seat_of(session: object, table: Table) -> Seat | None:
+    """The seat this session holds at `table`, if any."""
+    token = _session_token(session, table.code)
+    if token is None:
+        return None
+    seat = Seat.objects.filter(table=table, token=token).first()
+    if seat is not None:
+        seat.table = table
+    return seat
+
+
+def _client_key(request: HttpRequest) -> str:
+    """A keyed hash of the client's address: enough to rate-limit, useless to anyone reading
+    the database. Behind the proxy daphne puts here the address nginx saw (its X-Real-IP,
+    bin/serve), never one the client wrote in X-Forwarded-For."""
+    address = request.META.get("REMOTE_ADDR") or "unknown"
+    return hmac.new(settings.SECRET_KEY.encode(), address.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+# --- Answers ----------------------------------------------------------------------------------
+
+
+def message_page(request: HttpRequest, title: str, text: str, status: int) -> HttpResponse:
+    return render(request, "tables/message.html", {"title": title, "text": text}, status=status)
+
+
+def _no_table(request: HttpRequest) -> HttpResponse:
+    return message_page(
+        request,
+        "No such game",
+        "There is no game with that code. Check the code or the link you were sent.",
+        404,
+    )
+
+
+def _not_seated(request: HttpRequest, table: Table) -> HttpResponse:
+    if table.stage == Stage.LOBBY:
+        return message_page(
+            request,
+            "You are not in this game yet",
+            "Take a seat first: open the game's invite link and type your name.",
+            403,
+        )
+    return message_page(
+        request,
+        "You are not in this game",
+        "This game has already started and you do not have a seat in it. If you are a player,"
+        " open your private rejoin link.",
+        403,
+    )
+
+
+def render_page(
+    request: HttpRequest, seat: Seat, *, error: str | None = None, status: int = 200
+) -> HttpResponse:
+    """The seat's page, or just its panel for htmx requests (the chat is outside the panel)."""
+    panel_only = bool(getattr(request, "htmx", False)) and not request.htmx.history_restore_request
+    page = table_page(seat.table, seat, with_chat=not panel_only)
+    site_root = f"{request.scheme}://{request.get_host()}"
+    context = {**page.panel.context, "page": page, "error": error, "site_root": site_root}
+    template = "tables/page.html#panel" if panel_only else "tables/page.html"
+    response = render(request, template, context, status=status)
+    response["X-Table-Version"] = str(page.version)
+    return response
+
+
+def _table_and_seat(request: HttpRequest, code: str) -> tuple[Table | None, Seat | None]:
+    """The table `code`, caught up with its clock, and this browser's seat at it."""
+    table = find_table(code)
+    if table is None:
+        return None, None
+    table = services.table_caught_up(table)
+    return table, seat_of(request.session, table)
+
+
+# --- Home, create, join -------------------------------------------------------------------------
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(
+        request, "tables/home.html", {"create_form": CreateTableForm(), "join_form": JoinCodeForm()}
+    )
+
+
+@require_POST
+def table_new(request: HttpRequest) -> HttpResponse:
+    form = CreateTableForm(request.POST)
+    if form.is_valid():
+        family, ruleset = form.family_and_ruleset()
+        try:
+            seat = services.table_create(
+                family=family,
+                ruleset=ruleset,
+                host_name=form.cleaned_data["host_name"],
+                creator_key=_client_key(request),
+            )
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            remember_seat(request, seat)
+            return redirect("table", code=seat.table.code)
+    context = {"create_form": form, "join_form": JoinCodeForm()}
+    return render(request, "tables/home.html", context, status=400)
+
+
+@require_POST
+def join_by_code(request: HttpRequest) -> HttpResponse:
+    form = JoinCodeForm(request.POST)
+    status = 400
+    if form.is_valid():
+        if find_table(form.cleaned_data["code"]) is not None:
+            return redirect("table", code=form.cleaned_data["code"])
+        form.add_error("code", "There is no game with that code.")
+        status = 404
+    context = {"create_form": CreateTableForm(), "join_form": form}
+    return render(request, "tables/home.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, code: str) -> HttpResponse:
+    table, seat = _table_and_seat(request, code)
+    if table is None:
+        return _no_table(request)
+    if seat is not None:
+        return redirect("table", code=table.code)
+    if table.stage != Stage.LOBBY:
+        return _not_seated(request, table)
+    if table.joins_locked:
+        return message_page(request, "This table is locked", services.TABLE_LOCKED, 403)
+    form = JoinForm(request.POST if request.method == "POST" else None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                seat = services.seat_join(
+                    table=table,
+                    name=form.cleaned_data["name"],
+                    phrase=form.cleaned_data["phrase"],
+                    joiner_key=_client_key(request),
+                )
+            except ServiceError as error:
+                form.add_error(None, str(error))
+                status = error.status
+            else:
+                remember_seat(request, seat)
+                return redirect("table", code=table.code)
+    family = family_named(table.family)
+    context = {
+        "table": table,
+        "form": form,
+        "players": list(table.seats.order_by("position").values_list("name", flat=True)),
+        "phrase": family.join_phrase(table_info(table)),
+        "game_title": f"{family.title} — {family.rulesets.get(table.ruleset, table.ruleset)}",
+    }
+    return render(request, "tables/join.html", context, status=status)
+
+
+@require_GET
+def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
+    """A player's private link: puts their seat in this browser's session."""
+    table = find_table(code)
+    seat = None
+    if table is not None and SEAT_TOKEN.fullmatch(token):
+        seat = Seat.objects.filter(table=table, token=token).first()
+    if table is None or seat is None:
+        return message_page(request, "Link not recognised", "This rejoin link does not match a seat.", 404)
+    seat.table = table
+    remember_seat(request, seat)
+    return redirect("table", code=table.code)
+
+
+# --- The table page ---------------------------------------------------------------------------
+
+
+@require_GET
+def table_view(request: HttpRequest, code: str) -> HttpResponse:
+    table, seat = _table_and_seat(request, code)
+    if table is None:
+        return _no_table(request)
+    if seat is None:
+        if table.stage == Stage.LOBBY:
+            return redirect("join", code=table.code)
+        return _not_seated(request, table)
+    return render_page(request, seat)
+
+
+@require_GET
+def panel(request: HttpRequest, code: str) -> HttpResponse:
+    """The seat's panel (what a page fetches when its socket is down): 204 when the page
+    already shows this version (`?version=`)."""
+    table, seat = _table_and_seat(request, code)
+    if table is None:
+        return _no_table(request)
+    if seat is None:
+        return _not_seated(request, table)
+    shown = request.GET.get("version", "")
+    if shown.isdigit() and int(shown) >= table.version:
+        return HttpResponse(status=204)
+    return render_page(request, seat)
+
+
+def seat_post(handler: Callable[..., object]) -> Callable[..., HttpResponse]:
+    """A POST view for the seat in the session: run `handler(request, seat, **kwargs)` (one
+    service call), then answer with the panel (htmx) or a redirect. A ServiceError answers
+    with the panel and its message, status 400/403/409; nothing was changed."""
+
+    @require_POST
+    @wraps(handler)
+    def view(request: HttpRequest, code: str, **kwargs: object) -> HttpResponse:
+        table, seat = _table_and_seat(request, code)
+        if table is None:
+            return _no_table(request)
+        if seat is None:
+            return _not_seated(request, table)
+        try:
+            handler(request, seat, **kwargs)
+        except ServiceError as error:
+            seat.table.refresh_from_db()
+            return render_page(request, seat, error=str(error), status=error.status)
+        seat.table.refresh_from_db()
+        if not getattr(request, "htmx", False):
+            return HttpResponseRedirect(reverse("table", args=[seat.table.code]))
+        return render_page(request, seat)
+
+    return view
+
+
+def _fields(request: HttpRequest) -> dict[str, list[str]]:
+    return {k: v for k, v in request.POST.lists() if k != "csrfmiddlewaretoken"}
+
+
+@seat_post
+def options(request: HttpRequest, seat: Seat) -> None:
+    services.options_set(host=seat, fields=_fields(request))
+
+
+@seat_post
+def remove_seat(request: HttpRequest, seat: Seat, seat_id: int) -> None:
+    services.seat_remove(host=seat, seat_id=seat_id)
+
+
+@seat_post
+def lock(request: HttpRequest, seat: Seat) -> None:
+    services.table_lock_set(host=seat, locked=request.POST.get("locked") != "no")
+
+
+@seat_post
+def start(request: HttpRequest, seat: Seat) -> None:
+    services.table_start(host=seat)
+
+
+@seat_post
+def cancel(request: HttpRequest, seat: Seat) -> None:
+    services.table_cancel(table=seat.table, by=seat)
+
+
+@seat_post
+def move(request: HttpRequest, seat: Seat, kind: str) -> None:
+    services.seat_move(seat=seat, kind=kind, fields=_fields(request))
+
+
+@require_POST
+def chat(request: HttpRequest, code: str) -> HttpResponse:
+    """A chat line. The line reaches every page (this one too) by the socket; the answer is
+    the emptied form, or the form with what was typed and why it was refused."""
+    table, seat = _table_and_seat(request, code)
+    if table is None:
+        return _no_table(request)
+    if seat is None:
+        return _not_seated(request, table)
+    channel = request.POST.get("channel", "public")
+    text = request.POST.get("text", "")
+    context = {"code": table.code, "channel": channel, "text": "", "error": None, "writable": True}
+    try:
+        services.chat_post(seat=seat, text=text, channel=channel)
+    except ServiceError as error:
+        if not getattr(request, "htmx", False):
+            return render_page(request, seat, error=str(error), status=error.status)
+        closed = isinstance(error, services.WrongStageError)
+        context.update(text=text, error=None if closed else str(error), closed=str(error))
+        context["writable"] = not closed
+        return render(request, "tables/chat_form.html", context, status=error.status)
+    if not getattr(request, "htmx", False):
+        return HttpResponseRedirect(reverse("table", args=[table.code]))
+    return render(request, "tables/chat_form.html", context)
+
+
+@require_POST
+def play_again(request: HttpRequest, code: str) -> HttpResponse:
+    table, seat = _table_and_seat(request, code)
+    if table is None:
+        return _no_table(request)
+    if seat is None:
+        return _not_seated(request, table)
+    try:
+        new_seat = services.play_again(seat=seat)
+    except ServiceError as error:
+        return render_page(request, seat, error=str(error), status=error.status)
+    remember_seat(request, new_seat)
+    target = reverse("table", args=[new_seat.table.code])
+    if getattr(request, "htmx", False):
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = target
+        return response
+    return HttpResponseRedirect(target)
