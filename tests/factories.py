@@ -209,11 +209,16 @@ def form_targets(table: TestTable, *targets: str) -> list[str]:
 
 def move(seat: Seat, kind: str, now: datetime | None = None, **fields: Any) -> Table:
     """A One Night move as its form posts it (each field a value or a list of values)."""
-    posted = {k: [str(x) for x in v] if isinstance(v, list | tuple) else [str(v)] for k, v in fields.items()}
+    posted = {
+        k: [str(x) for x in v] if isinstance(v, list | tuple) else [str(v)]
+        for k, v in fields.items()
+    }
     return services.seat_move(seat=seat, kind=kind, fields=posted, now=now)
 
 
-def night_action(table: TestTable, name: str, targets: Sequence[str], *, now: datetime | None = None) -> Table:
+def night_action(
+    table: TestTable, name: str, targets: Sequence[str], *, now: datetime | None = None
+) -> Table:
     """`name`'s night action naming players and centre cards; [] is "no action"."""
     if not targets:
         return move(table.seat(name), "action", now=now, no_action="1")
@@ -225,7 +230,9 @@ def default_action(table: TestTable, name: str) -> list[str]:
     return ["left"] if table.start_role(name) == Role.DRUNK else []
 
 
-def send_action(table: TestTable, name: str, targets: Sequence[str], *, now: datetime | None = None) -> None:
+def send_action(
+    table: TestTable, name: str, targets: Sequence[str], *, now: datetime | None = None
+) -> None:
     """Send one night action; a Doppelganger copies first and then acts, as on the page."""
     if table.start_role(name) != Role.DOPPELGANGER or not targets:
         night_action(table, name, targets, now=now)
@@ -237,7 +244,10 @@ def send_action(table: TestTable, name: str, targets: Sequence[str], *, now: dat
 
 
 def play_night(
-    table: TestTable, actions: Mapping[str, Sequence[str]] | None = None, *, now: datetime | None = None
+    table: TestTable,
+    actions: Mapping[str, Sequence[str]] | None = None,
+    *,
+    now: datetime | None = None,
 ) -> TestTable:
     """Everyone who has not yet acted sends their action (given ones, else "no action", or
     the left card for a drunk): the day begins."""

@@ -88,11 +88,19 @@ class ChatInline(ReadOnlyInline):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ("code", "family", "ruleset", "phase_label", "stage", "player_count", "created_at")
+    list_display = (
+        "code",
+        "family",
+        "ruleset",
+        "phase_label",
+        "stage",
+        "player_count",
+        "created_at",
+    )
     list_filter = ("family", "stage", "ruleset")
     search_fields = ("code", "seats__name")
     ordering = ("-created_at",)
-    actions = ("cancel_tables",)
+    actions = ("move_on", "cancel_tables")
     inlines = (SeatInline, MoveInline, ChatInline)
     public_fields = (
         "code",
@@ -153,6 +161,16 @@ class TableAdmin(admin.ModelAdmin):
                 services.secrets_open(table=table, user=request.user)
                 messages.warning(request, "You are looking at this game's hidden state.")
         return super().change_view(request, object_id, form_url, extra_context)
+
+    @admin.action(description="Move on now, as if the time were up")
+    def move_on(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+        for table in queryset:
+            try:
+                services.table_move_on(table=table)
+            except services.ServiceError as error:
+                self.message_user(request, f"{table.code}: {error}", messages.WARNING)
+            else:
+                self.message_user(request, f"{table.code}: moved on.")
 
     @admin.action(description="Cancel the selected games")
     def cancel_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.template.loader import render_to_string
+from django.utils import timezone
 
 from games.tables.models import Seat, Table
 from games.tables.push import channel_group, table_group
@@ -67,7 +68,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return None
         table = Table.objects.filter(code=code.upper()).first()
         seat = seat_of(self.scope.get("session") or {}, table) if table is not None else None
-        return None if seat is None else (table.pk, seat.pk)
+        if seat is None:
+            return None
+        self._seen(seat.pk)
+        return table.pk, seat.pk
+
+    @staticmethod
+    def _seen(seat_id: int) -> None:
+        Seat.objects.filter(pk=seat_id).update(last_seen=timezone.now())
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "table_id"):
@@ -83,6 +91,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "ping":
+            await database_sync_to_async(self._seen)(self.seat_id)
             await self.send_json({"type": "pong"})
         elif kind == "sync":
             after = content.get("after")
@@ -156,9 +165,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def _follow_channels(self, readable: frozenset[str]) -> None:
         """Join the groups of the private channels this seat may read now, leave the others."""
         for channel in readable - self.readable - {"public"}:
-            await self.channel_layer.group_add(channel_group(self.table_id, channel), self.channel_name)
+            await self.channel_layer.group_add(
+                channel_group(self.table_id, channel), self.channel_name
+            )
         for channel in self.readable - readable - {"public"}:
-            await self.channel_layer.group_discard(channel_group(self.table_id, channel), self.channel_name)
+            await self.channel_layer.group_discard(
+                channel_group(self.table_id, channel), self.channel_name
+            )
         self.readable = readable
 
     async def table_changed(self, event: dict[str, Any]) -> None:

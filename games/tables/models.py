@@ -8,6 +8,7 @@ it. Every change goes through games/tables/services.py, one transaction each, an
 from __future__ import annotations
 
 import secrets
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -18,6 +19,9 @@ from django.db.models.functions import Lower
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 8
 NAME_LENGTH = 24
+# A page says it is open when it connects and every PING_SECONDS after (static/js/table.js).
+PING_SECONDS = 30
+CONNECTED_WITHIN = timedelta(seconds=2 * PING_SECONDS + 10)
 
 
 def new_table_code() -> str:
@@ -106,6 +110,8 @@ class Seat(models.Model):
     alive = models.BooleanField(default=True)
     token = models.CharField(max_length=32, unique=True, default=new_seat_token, editable=False)
     joined_at = models.DateTimeField(auto_now_add=True)
+    # When one of the player's pages last showed it was open (games/tables/consumers.py).
+    last_seen = models.DateTimeField(null=True, blank=True)
     # "Play again": this player's seat at the previous table, so each player follows to their
     # own new seat (never to a newcomer who took the same name).
     previous_seat = models.OneToOneField(
@@ -121,6 +127,10 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def connected(self, now: datetime) -> bool:
+        """Whether a page of this player was open a moment ago."""
+        return self.last_seen is not None and now - self.last_seen < CONNECTED_WITHIN
 
 
 class Move(models.Model):
@@ -174,3 +184,6 @@ class SeatTaken(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["client_key", "taken_at"], name="seat_taken_client")]
+
+    def __str__(self) -> str:
+        return f"Seat taken at {self.table_id} at {self.taken_at}"

@@ -95,19 +95,25 @@ def _line(line: ChatLine, me: Seat | None) -> ChatLineView:
     )
 
 
-def readable_channels(table: Table, me: Seat | None, seats: list[Seat] | None = None) -> tuple[Channel, ...]:
+def readable_channels(
+    table: Table, me: Seat | None, seats: list[Seat] | None = None
+) -> tuple[Channel, ...]:
     """The chat channels `me` may read now, as its table's family says."""
     info = table_info(table, seats)
     viewer = seat_info(me) if me is not None else None
     return tuple(c for c in family_named(table.family).channels(info, viewer) if c.read)
 
 
-def chat_lines(table: Table, me: Seat | None, channels: tuple[Channel, ...], after: int = 0) -> list[ChatLineView]:
+def chat_lines(
+    table: Table, me: Seat | None, channels: tuple[Channel, ...], after: int = 0
+) -> list[ChatLineView]:
     """The newest CHAT_HISTORY lines of each readable channel after line `after`, oldest
     first."""
     lines: list[ChatLine] = []
     for channel in channels:
-        newest = ChatLine.objects.filter(table=table, channel=channel.name, id__gt=after).order_by("-id")
+        newest = ChatLine.objects.filter(table=table, channel=channel.name, id__gt=after).order_by(
+            "-id"
+        )
         lines.extend(newest[:CHAT_HISTORY])
     lines.sort(key=lambda line: line.pk)
     return [_line(line, me) for line in lines]

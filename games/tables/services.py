@@ -179,7 +179,9 @@ def table_create(
         since = _now(now) - timedelta(minutes=1)
         recent = Table.objects.filter(creator_key=creator_key, created_at__gt=since).count()
         if recent >= settings.GAMES_PER_MINUTE:
-            raise ServiceError(f"You have created {recent} games in the last minute. Wait a moment.")
+            raise ServiceError(
+                f"You have created {recent} games in the last minute. Wait a moment."
+            )
     table = Table.objects.create(
         family=family,
         ruleset=ruleset,
@@ -239,7 +241,9 @@ def seat_join(
     info = table_info(table)
     wanted = game.join_phrase(info)
     if wanted and not phrase_matches(phrase, wanted):
-        raise ServiceError(f"Type the phrase from the end of the rules (“{wanted}”) to show you read them.")
+        raise ServiceError(
+            f"Type the phrase from the end of the rules (“{wanted}”) to show you read them."
+        )
     seats = list(table.seats.all())
     limit = game.seat_limits(table.ruleset)[1]
     if len(seats) >= limit:
@@ -357,6 +361,17 @@ def table_advance_if_due(*, table_id: int, now: datetime | None = None) -> bool:
     return True
 
 
+@transaction.atomic
+def table_move_on(*, table: Table, now: datetime | None = None) -> None:
+    """Staff move a game on at once, as if its deadline had passed (the family's defaults for
+    whoever has not acted)."""
+    table = _locked(table.pk)
+    _expect(table, Stage.PLAYING)
+    when = _now(now)
+    change = _family(table).on_deadline(table_info(table), when)
+    _apply(table, change, seat=None, kind="move_on", fields={})
+
+
 def table_caught_up(table: Table) -> Table:
     """`table`, moved on first and read again if its deadline has passed: a page load or a
     push notices a passed deadline as well as the ticker does."""
@@ -390,7 +405,9 @@ def table_cancel(*, table: Table, by: Seat | None = None) -> None:
 @transaction.atomic
 def secrets_open(*, table: Table, user: object) -> None:
     """Record that a staff user opened a running game's hidden state in the admin."""
-    Table.objects.filter(pk=table.pk).update(secrets_opened_at=timezone.now(), secrets_opened_by=user)
+    Table.objects.filter(pk=table.pk).update(
+        secrets_opened_at=timezone.now(), secrets_opened_by=user
+    )
 
 
 @transaction.atomic
@@ -460,7 +477,9 @@ def chat_post(
     me = seat_info(current)
     access = next((c for c in game.channels(info, me) if c.name == channel), None)
     if access is None or not access.write:
-        raise WrongStageError(access.closed if access and access.closed else "You cannot write there now.")
+        raise WrongStageError(
+            access.closed if access and access.closed else "You cannot write there now."
+        )
     when = _now(now)
     recent = ChatLine.objects.filter(
         seat=current, sent_at__gt=when - timedelta(seconds=CHAT_WINDOW)
@@ -475,4 +494,3 @@ def chat_post(
     )
     push.chat_line_on_commit(table, line)
     return line
-

@@ -20,10 +20,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.tables import services
+from games.tables.family import family_named
 from games.tables.forms import CreateTableForm, JoinCodeForm, JoinForm
 from games.tables.models import Seat, Stage, Table
 from games.tables.reads import table_info
-from games.tables.family import family_named
 from games.tables.selectors import table_page
 from games.tables.services import ServiceError
 
@@ -231,7 +231,9 @@ def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
     if table is not None and SEAT_TOKEN.fullmatch(token):
         seat = Seat.objects.filter(table=table, token=token).first()
     if table is None or seat is None:
-        return message_page(request, "Link not recognised", "This rejoin link does not match a seat.", 404)
+        return message_page(
+            request, "Link not recognised", "This rejoin link does not match a seat.", 404
+        )
     seat.table = table
     remember_seat(request, seat)
     return redirect("table", code=table.code)

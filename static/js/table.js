@@ -236,6 +236,11 @@
   function startPolling() { if (!pollTimer) pollTimer = setInterval(poll, 5000); }
   function stopPolling() { if (pollTimer) { clearInterval(pollTimer); pollTimer = null; } }
 
+  // The page says it is still open (the table shows who is connected).
+  setInterval(function () {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
+  }, 30000);
+
   afterPanelSwap();
   setInterval(tick, 1000);
   connect();

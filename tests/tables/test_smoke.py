@@ -24,7 +24,11 @@ def test_night_pages() -> None:
     assert page.status_code == 200
     html = page.content.decode()
     assert "Seer" in html, html[:3000]
-    r = clients["Ben"].post(reverse("move", args=[table.code, "action"]), {"targets": [str(table.seats["Ann"].pk)]}, HTTP_HX_REQUEST="true")
+    r = clients["Ben"].post(
+        reverse("move", args=[table.code, "action"]),
+        {"targets": [str(table.seats["Ann"].pk)]},
+        HTTP_HX_REQUEST="true",
+    )
     assert r.status_code == 200, r.content[:1000]
     assert "Your action is in" in r.content.decode()
 

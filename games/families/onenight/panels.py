@@ -153,7 +153,9 @@ def lobby(table: TableInfo, viewer: SeatInfo | None) -> Panel:
     return Panel("onenight/lobby.html", {"lobby": view})
 
 
-def _action_form(state: OneNightState, me: str, action: Mapping[str, Any] | None) -> ActionForm | None:
+def _action_form(
+    state: OneNightState, me: str, action: Mapping[str, Any] | None
+) -> ActionForm | None:
     """The form for this seat's start role (None: its action is in). Players are offered by
     seat id and centre cards by position: a name is never posted (issue 25)."""
     if action is not None and action["complete"]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from games.tables.family import Change, FamilyError, NotAllowed, NotNow, Note, SeatInfo, TableInfo
+from games.tables.family import Change, FamilyError, NotAllowed, Note, NotNow, SeatInfo, TableInfo
 
 from . import options as table_options
 from .engine import (
@@ -175,7 +175,7 @@ def start(table: TableInfo, rng: random.Random, now: datetime) -> Change:
     )
 
 
-# --- The night -------------------------------------------------------------------------------------
+# --- The night -----------------------------------------------------------------------------------
 
 
 def _named_targets(state: OneNightState, values: Sequence[str]) -> list[str]:
@@ -207,7 +207,9 @@ def _for_player(error: RuleError, name: str) -> str:
     return text[len(prefix) :] if text.startswith(prefix) else text
 
 
-def copy(table: TableInfo, seat: SeatInfo, fields: Mapping[str, Sequence[str]], now: datetime) -> Change:
+def copy(
+    table: TableInfo, seat: SeatInfo, fields: Mapping[str, Sequence[str]], now: datetime
+) -> Change:
     """The Doppelganger's first step: copy another player's card (rules/002 s5). The copied
     card is shown at once; if the copied role acts no further, the action is complete."""
     state = _expect(table, "night")
@@ -228,7 +230,9 @@ def copy(table: TableInfo, seat: SeatInfo, fields: Mapping[str, Sequence[str]], 
     return _after_action(table, _with(table, actions=actions), now)
 
 
-def act(table: TableInfo, seat: SeatInfo, fields: Mapping[str, Sequence[str]], now: datetime) -> Change:
+def act(
+    table: TableInfo, seat: SeatInfo, fields: Mapping[str, Sequence[str]], now: datetime
+) -> Change:
     """A seat's night action, final once sent; no targets (or "no action") is no action. For
     a Doppelganger that copied, the copied role's own action. The last action resolves the
     night in the same move."""
@@ -292,7 +296,9 @@ def _dawn(table: TableInfo, raw: dict[str, Any], now: datetime) -> Change:
 # --- The day -------------------------------------------------------------------------------------
 
 
-def ready(table: TableInfo, seat: SeatInfo, fields: Mapping[str, Sequence[str]], now: datetime) -> Change:
+def ready(
+    table: TableInfo, seat: SeatInfo, fields: Mapping[str, Sequence[str]], now: datetime
+) -> Change:
     """A player marks (or, with ready=no, unmarks) "ready to vote"; when everyone is ready,
     the day ends."""
     state = _expect(table, "day")
@@ -304,7 +310,9 @@ def ready(table: TableInfo, seat: SeatInfo, fields: Mapping[str, Sequence[str]],
     return _change(table, raw, deadline=table.deadline, notes=())
 
 
-def end_day(table: TableInfo, seat: SeatInfo, fields: Mapping[str, Sequence[str]], now: datetime) -> Change:
+def end_day(
+    table: TableInfo, seat: SeatInfo, fields: Mapping[str, Sequence[str]], now: datetime
+) -> Change:
     """The host ends the day early; voting begins."""
     if not seat.is_host:
         raise NotAllowed("Only the host can do that.")
@@ -325,7 +333,9 @@ def _voting(table: TableInfo, raw: dict[str, Any], now: datetime) -> Change:
 # --- The vote and the reveal ---------------------------------------------------------------------
 
 
-def vote(table: TableInfo, seat: SeatInfo, fields: Mapping[str, Sequence[str]], now: datetime) -> Change:
+def vote(
+    table: TableInfo, seat: SeatInfo, fields: Mapping[str, Sequence[str]], now: datetime
+) -> Change:
     """A secret, final vote for another player (rules/000 s3d); the last vote brings the
     reveal."""
     state = _expect(table, "voting")
@@ -376,7 +386,7 @@ def _reveal(table: TableInfo, raw: dict[str, Any]) -> Change:
     )
 
 
-# --- The clock and the host -------------------------------------------------------------------
+# --- The clock and the host ----------------------------------------------------------------------
 
 
 def on_deadline(table: TableInfo, now: datetime, rng: random.Random) -> Change:
