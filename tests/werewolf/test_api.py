@@ -154,3 +154,27 @@ def test_undo_from_a_stored_log() -> None:
     assert back.state.signature() == undo(game).state.signature()
     assert back.state.phase.label == "night 1"
     assert undo(start(game.setup)).log == start(game.setup).log
+
+
+def test_a_game_stored_as_json_plays_again_to_the_same_state() -> None:
+    """codec.py: the deal and the moves, as JSON, are the whole game (a table stores them)."""
+    import json
+
+    from games.families.werewolf.engine import codec
+    from games.families.werewolf.engine.events import MoveMade
+
+    for ruleset in ("forum", "oxford", "classic"):
+        rng = random.Random(ruleset)
+        game = play_randomly(start(random_setup(ruleset, rng, 10)), rng)
+        stored = json.loads(
+            json.dumps(
+                {
+                    "setup": codec.setup_to_json(game.setup),
+                    "moves": [
+                        codec.move_to_json(e.move) for e in game.log if isinstance(e, MoveMade)
+                    ],
+                }
+            )
+        )
+        again = codec.load(stored["setup"], stored["moves"])
+        assert again.state.signature() == game.state.signature()
