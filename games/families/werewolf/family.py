@@ -1,0 +1,149 @@
+"""Multi-night Werewolf as a game family of the table core (games/tables/family.py): the forum
+game (rules/001), the Oxford game (rules/003) and the 1.7.0 game (rules/004).
+
+The wiring only: the options are options.py's, the play is play.py's, what a seat sees is
+panels.py's, and every ruling is the engine's (games/families/werewolf/engine).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from games.tables.family import PUBLIC, Change, Channel, Panel, SeatInfo, TableInfo
+
+from . import options as table_options
+from . import panels, play
+from .engine import NOBODY, RULESETS
+from .engine.abilities import has_now
+
+PACK = "pack"  # the werewolves' private chat (rules/001: "a private group message")
+GRAVEYARD = "graveyard"  # the dead and the watchers
+
+
+class Werewolf:
+    """Multi-night Werewolf, played over minutes or over days."""
+
+    name = "werewolf"
+    title = "Werewolf"
+    rulesets: Mapping[str, str] = {
+        "forum": "Forum game (rules/001)",
+        "oxford": "Oxford game (rules/003)",
+        "classic": "1.7.0 game (rules/004)",
+    }
+    reserved_names: tuple[str, ...] = (NOBODY,)
+
+    def seat_limits(self, ruleset: str) -> tuple[int, int]:
+        rules = RULESETS[ruleset]
+        return rules.min_players, rules.max_players
+
+    def default_options(self, ruleset: str) -> dict[str, Any]:
+        return table_options.defaults(ruleset)
+
+    def set_options(self, table: TableInfo, fields: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+        return table_options.parse(table.ruleset, table.options, fields)
+
+    def join_phrase(self, table: TableInfo) -> str | None:
+        return None
+
+    def lobby(self, table: TableInfo, viewer: SeatInfo | None) -> Panel:
+        return panels.lobby(table, viewer)
+
+    def start_problem(self, table: TableInfo) -> str | None:
+        return table_options.start_problem(table.ruleset, table.options, len(table.seats))
+
+    def start(self, table: TableInfo, rng: random.Random, now: datetime) -> Change:
+        return play.start(table, rng, now)
+
+    def move(
+        self,
+        table: TableInfo,
+        seat: SeatInfo,
+        kind: str,
+        fields: Mapping[str, Sequence[str]],
+        now: datetime,
+    ) -> Change:
+        return play.move(table, seat, kind, fields, now)
+
+    def on_deadline(self, table: TableInfo, now: datetime) -> Change:
+        return play.on_deadline(table, now)
+
+    def panel(self, table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
+        return panels.panel(table, viewer, now)
+
+    def channels(self, table: TableInfo, viewer: SeatInfo | None) -> tuple[Channel, ...]:
+        """The village's chat (the living, by day), the pack's (its living members, by
+        night), the graveyard (the dead, and the watchers who read it)."""
+        if table.state is None or "setup" not in (table.state or {}):
+            return (Channel(PUBLIC, "Village", read=True, write=viewer is not None),)
+        game = play.game_of(table.state)
+        state = game.state
+        player = play.name_of(table.state, viewer.id) if viewer is not None else None
+        over = state.over or table.stage == "cancelled"
+        alive = player is not None and player in state.alive
+        night = state.phase is not None and state.phase.kind == "night"
+        if over:
+            closed = ""
+        elif not alive:
+            closed = "The dead do not speak in the village: use the graveyard."
+        elif night:
+            closed = "Night: the village sleeps."
+        else:
+            closed = ""
+        public = Channel(
+            PUBLIC, "Village", read=True, write=player is not None and not closed, closed=closed
+        )
+        channels = [public]
+        if player is not None and (over or self._in_pack(game, player)):
+            open_now = over or (alive and night)
+            channels.append(
+                Channel(
+                    PACK,
+                    "The pack",
+                    read=True,
+                    write=open_now,
+                    closed="" if open_now else "The pack speaks at night.",
+                )
+            )
+        dead = player is not None and not alive
+        if over or dead or player is None:
+            channels.append(
+                Channel(
+                    GRAVEYARD, "Graveyard", read=True, write=dead or (over and player is not None)
+                )
+            )
+        return tuple(channels)
+
+    @staticmethod
+    def _in_pack(game: Any, player: str) -> bool:
+        """The pack: the werewolves who hunt together now (rules/004's hidden wolf and stone
+        ghost once they join the kill), and rules/003's dark villager, who knows them."""
+        state = game.state
+        if player not in state.alive:
+            return False
+        role = game.setup.roles[player]
+        if role.pack is not None:
+            return has_now(state, player, role.pack) or game.setup.ruleset.name != "classic"
+        return role.name == "dark_villager"
+
+    def chat_problem(self, table: TableInfo, seat: SeatInfo, channel: str, text: str) -> str | None:
+        """rules/004 Silencer Elder: the silenced player may not speak in the village today."""
+        if channel != PUBLIC or table.state is None or "setup" not in table.state:
+            return None
+        game = play.game_of(table.state)
+        state = game.state
+        player = play.name_of(table.state, seat.id)
+        if state.phase is None or state.phase.kind != "day" or player is None:
+            return None
+        from .engine.report import phase_reports
+
+        reports = phase_reports(game.setup, game.log)
+        night = next((r for r in reversed(reports) if r.phase.kind == "night"), None)
+        if night is not None and night.silenced == player:
+            return "You are silenced today (rules/004, Silencer Elder): listen, and vote."
+        return None
+
+    def cancel(self, table: TableInfo, now: datetime) -> Change:
+        return play.cancel(table, now)

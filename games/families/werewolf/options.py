@@ -1,0 +1,193 @@
+"""Multi-night Werewolf's table options: the roles dealt, the ruleset's options, the pace.
+
+The host sets them in the lobby. The roles come with the documents' recommended line-ups as
+presets (rules/001 for 7-8 players, rules/003's "about a third" werewolves, rules/004 VI); the
+pace is a live one (minutes) or a forum one (hours: 48 hours a phase in rules/001). `parse`
+checks a posted form (FamilyError on anything a host can fix, nothing stored); the deal itself
+is checked by the engine when the game starts (`start_problem`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.tables.family import FamilyError
+
+from .engine import RULESETS, RuleError
+from .engine.setup import check_options, check_roles
+
+# Minutes each step lasts, by pace. "forum": rules/001's 48 hours a phase.
+PACES: dict[str, dict[str, int]] = {
+    "live": {"night": 3, "day": 8, "election": 2, "vote": 2, "call": 2, "decide": 2},
+    "forum": {"night": 2880, "day": 2880, "election": 720, "vote": 720, "call": 720, "decide": 720},
+}
+STEPS = ("night", "day", "election", "vote", "call", "decide")
+STEP_TITLES = {
+    "night": "Night",
+    "day": "Day (discussion)",
+    "election": "Sheriff election (1.7.0)",
+    "vote": "Vote (1.7.0)",
+    "call": "Execution call (Oxford)",
+    "decide": "A decision on death (shot, badge, tie)",
+}
+MAX_MINUTES = 14 * 24 * 60  # a fortnight
+
+
+def line_up(ruleset: str, players: int) -> Counter[str]:
+    """The documents' recommended roles for this many players."""
+    n = max(players, 4)
+    if ruleset == "forum":  # 001: two werewolves and a lunatic at 7-8 players
+        wolves = max(1, round(n / 4))
+        cast = Counter({"werewolf": wolves, "seer": 1, "protector": 1})
+        if n >= 6:
+            cast["lunatic"] = 1
+    elif ruleset == "oxford":  # 003 Premise: about a third of the village are werewolves
+        wolves = max(1, n // 3)
+        cast = Counter({"werewolf": wolves})
+        for role in ("wolfsbane", "trapper", "mayor", "vigilante", "cultist", "cultist"):
+            if sum(cast.values()) < n - 1:
+                cast[role] += 1
+    else:  # 004 VI
+        wolves = 1 if n < 6 else 2 if n < 9 else 3 if n < 12 else 4 if n < 16 else 5
+        cast = Counter({"werewolf": wolves, "seer": 1, "witch": 1, "hunter": 1})
+        if n >= 9:
+            cast["guardian"] = 1
+        if n >= 12:
+            cast["knight"] = 1
+            cast["idiot"] = 1
+        if n >= 16:
+            cast["werewolf"] -= 1
+            cast["wolf_king"] = 1
+    villagers = n - sum(cast.values())
+    if villagers > 0:
+        cast["villager"] += villagers
+    return +cast
+
+
+def defaults(ruleset: str) -> dict[str, Any]:
+    pace = "forum" if ruleset == "forum" else "live"
+    rules = RULESETS[ruleset]
+    return {
+        "roles": {},  # empty: the recommended line-up for the table's size
+        "rules": {o.name: o.default for o in rules.options},
+        "pace": pace,
+        "minutes": dict(PACES[pace]),
+        "opens_with": "night",
+        "lovers": 0,
+        "rivals": 0,
+        "crossbows": 0,
+    }
+
+
+def roles_of(ruleset: str, options: Mapping[str, Any], players: int) -> Counter[str]:
+    chosen = Counter({r: int(c) for r, c in (options.get("roles") or {}).items() if int(c)})
+    return chosen or line_up(ruleset, players)
+
+
+def start_problem(ruleset: str, options: Mapping[str, Any], players: int) -> str | None:
+    """Why this table cannot be dealt yet, or None (the engine checks the deal)."""
+    rules = RULESETS[ruleset]
+    if players < rules.min_players:
+        return f"At least {rules.min_players} players are needed to start."
+    roles = roles_of(ruleset, options, players)
+    total = sum(roles.values())
+    if total != players:
+        return f"{players} players need {players} roles; {total} are chosen."
+    names = [f"P{i}" for i in range(players)]
+    cards = [role for role, count in sorted(roles.items()) for _ in range(count)]
+    try:
+        check_roles(rules, tuple(names), dict(zip(names, cards, strict=True)))
+    except RuleError as error:
+        return str(error)
+    pairs = int(options.get("lovers", 0)) + int(options.get("rivals", 0))
+    if ruleset == "oxford" and 2 * pairs > players:
+        return "There are more lover and rival pairs than the players can make."
+    return None
+
+
+def _one(fields: Mapping[str, Sequence[str]], name: str) -> str | None:
+    values = fields.get(name)
+    return values[-1].strip() if values else None
+
+
+def _count(raw: str | None, what: str, maximum: int) -> int:
+    try:
+        value = int(raw or "0")
+    except ValueError:
+        raise FamilyError(f"The number of {what} must be a whole number.") from None
+    if not 0 <= value <= maximum:
+        raise FamilyError(f"The number of {what} must be from 0 to {maximum}.")
+    return value
+
+
+def parse(
+    ruleset: str, current: Mapping[str, Any], fields: Mapping[str, Sequence[str]]
+) -> dict[str, Any]:
+    """The options a host's form asks for; each lobby form posts only its own fields."""
+    rules = RULESETS[ruleset]
+    options = dict(current)
+    if _one(fields, "suggested"):
+        options["roles"] = {}
+    elif any(key.startswith("count_") for key in fields):
+        roles: dict[str, int] = {}
+        for key in fields:
+            if key.startswith("count_"):
+                role = key.removeprefix("count_")
+                if role not in rules.roles:
+                    raise FamilyError(f"{role!r} is not a role of this game.")
+                count = _count(_one(fields, key), rules.roles[role].title, 30)
+                if count:
+                    roles[role] = count
+        options["roles"] = roles
+    if any(key.startswith("rule_") for key in fields):
+        given: dict[str, object] = {}
+        for option in rules.options:
+            raw = _one(fields, f"rule_{option.name}")
+            if raw is None:
+                continue
+            value = next((c for c in option.choices if str(c).lower() == raw.lower()), None)
+            if value is None:
+                raise FamilyError(f"Choose one of the values of {option.name}.")
+            given[option.name] = value
+        try:
+            options["rules"] = dict(check_options(rules, {**options.get("rules", {}), **given}))
+        except RuleError as error:
+            raise FamilyError(str(error)) from None
+    pace = _one(fields, "pace")
+    if pace is not None:
+        if pace not in PACES:
+            raise FamilyError("Choose a live pace or a forum pace.")
+        if pace != options.get("pace"):
+            options["pace"] = pace
+            options["minutes"] = dict(PACES[pace])
+    if any(key.startswith("minutes_") for key in fields):
+        minutes = dict(options.get("minutes") or PACES["live"])
+        for step in STEPS:
+            raw = _one(fields, f"minutes_{step}")
+            if raw is None:
+                continue
+            try:
+                value = int(raw)
+            except ValueError:
+                raise FamilyError(f"The {STEP_TITLES[step].lower()} needs whole minutes.") from None
+            if not 1 <= value <= MAX_MINUTES:
+                raise FamilyError(f"Each step lasts 1 to {MAX_MINUTES} minutes (a fortnight).")
+            minutes[step] = value
+        options["minutes"] = minutes
+    opens = _one(fields, "opens_with")
+    if opens is not None:
+        if opens not in rules.opens_with:
+            raise FamilyError(f"A {ruleset} game opens with a night.")
+        options["opens_with"] = opens
+    if ruleset == "oxford":
+        extras = (
+            ("lovers", "pairs of lovers", 2),
+            ("rivals", "pairs of rivals", 7),
+            ("crossbows", "crossbows for the werewolves", 5),
+        )
+        for name, what, maximum in extras:
+            if name in fields:
+                options[name] = _count(_one(fields, name), what, maximum)
+    return options

@@ -1,0 +1,323 @@
+"""What one seat may see of a multi-night game, built from the engine's `view_for` and nothing
+else: its role card, whom its role knows, what it was told each night, the forms it has now,
+its pack's choices if it hunts with one, and the public story of the game. At the end,
+everything: every role and every move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from games.tables.family import Panel, SeatInfo, TableInfo
+
+from . import options as table_options
+from .engine import NOBODY, RULESETS, Role
+from .engine.events import MoveMade
+from .engine.forms import Form
+from .engine.view import PublicPhase, SeatView, view_for
+from .play import game_of, label, name_of
+
+FORM_TITLES = {
+    "kill": "The pack's victim",
+    "see": "Investigate",
+    "protect": "Protect",
+    "maul": "Maul",
+    "trap": "Set a trap",
+    "charm": "Charm",
+    "save": "Use the antidote",
+    "poison": "Poison",
+    "check": "Check",
+    "guard": "Guard",
+    "silence": "Silence",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    value: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class FormView:
+    """One form of the seat, with its targets as the page posts them (seat ids)."""
+
+    kind: str
+    key: str
+    title: str
+    summary: str
+    section: str
+    options: tuple[Option, ...]
+    optional: bool
+
+
+@dataclass(frozen=True, slots=True)
+class WerewolfView:
+    label: str
+    me: SeatInfo | None
+    role: Role | None
+    alive: bool
+    known: tuple[tuple[str, str], ...]
+    told: tuple[tuple[str, tuple[str, ...]], ...]
+    night: tuple[FormView, ...] = ()
+    forms: tuple[FormView, ...] = ()
+    pack: tuple[tuple[str, str], ...] = ()
+    done: bool = False
+    waiting_for: str = ""
+    accusation: Mapping[str, str] | None = None
+    can_second: bool = False
+    thread: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    sheriff: str | None = None
+    outcome: Any = None
+    reveal: tuple[tuple[str, str, bool, bool], ...] = ()
+    moves: tuple[str, ...] = ()
+    is_host: bool = False
+    ruleset: str = ""
+    step: str = ""
+    phase_kind: str = ""
+
+
+def _told_lines(info: Mapping[str, object]) -> list[str]:
+    """A night's private result in words."""
+    lines = []
+    seen = info.get("seen")
+    if isinstance(seen, dict):
+        lines += [f"{who} shows as: {what.replace('_', ' ')}." for who, what in seen.items()]
+    if "protected" in info:
+        hit = (
+            "and they were attacked: you saved them"
+            if info.get("attacked")
+            else "who was not attacked"
+        )
+        lines.append(f"You protected {info['protected']}, {hit}.")
+    if info.get("saved_from_attack"):
+        lines.append("The werewolves attacked you, but someone protected you.")
+    if "attack_blocked" in info:
+        lines.append(f"The attack on {info['attack_blocked']} was blocked by a protector.")
+    if "werewolves" in info:
+        pack = ", ".join(info["werewolves"])  # type: ignore[arg-type]
+        dark = info.get("dark_villager")
+        lines.append(
+            f"The werewolves are {pack}." + (f" The dark villager is {dark}." if dark else "")
+        )
+    if "cultists" in info:
+        lines.append(f"The cultists are {', '.join(info['cultists'])}.")  # type: ignore[arg-type]
+    if "attacked" in info and "protected" not in info:
+        victim = info["attacked"]
+        lines.append(
+            f"The werewolves attacked {victim} tonight."
+            if victim
+            else "The werewolves attacked nobody tonight."
+        )
+    return lines
+
+
+def _public_lines(phase: PublicPhase) -> list[str]:
+    lines = []
+    if phase.dead:
+        lines.append(
+            "Died: "
+            + ", ".join(
+                f"{p} ({phase.revealed[p].replace('_', ' ')})" if p in phase.revealed else p
+                for p in phase.dead
+            )
+            + "."
+        )
+    if phase.injured:
+        lines.append(f"Injured: {', '.join(phase.injured)}.")
+    if phase.silenced:
+        lines.append(f"Silenced: {phase.silenced}.")
+    if phase.tally is not None:
+        tally = ", ".join(
+            f"{k} {int(v) if float(v).is_integer() else v}" for k, v in phase.tally.items()
+        )
+        lines.append(
+            f"Votes: {tally or 'none'}; "
+            + (f"{phase.eliminated} voted out." if phase.eliminated else "nobody voted out.")
+        )
+    for accused, yes, no, executed in phase.calls:
+        lines.append(
+            f"Call on {accused}: {yes} yes, {no} no, {'executed' if executed else 'acquitted'}."
+        )
+    if phase.idiot_revealed:
+        lines.append(f"{phase.idiot_revealed} was revealed as the idiot.")
+    return lines
+
+
+def _options(form: Form, seats: Mapping[str, int]) -> tuple[Option, ...]:
+    return tuple(
+        Option(NOBODY, "Nobody") if t == NOBODY else Option(str(seats[t]), t)
+        for t in form.targets
+        if t == NOBODY or t in seats
+    )
+
+
+def _form_view(form: Form, seats: Mapping[str, int]) -> FormView:
+    return FormView(
+        kind=form.kind,
+        key=form.key,
+        title=FORM_TITLES.get(form.key, form.key.replace("_", " ").capitalize()),
+        summary=form.summary,
+        section=form.section,
+        options=_options(form, seats),
+        optional=form.optional,
+    )
+
+
+def view_of(table: TableInfo, viewer: SeatInfo | None) -> WerewolfView:
+    raw = table.state
+    game = game_of(raw)
+    seats: Mapping[str, int] = raw["seats"]
+    player = name_of(raw, viewer.id) if viewer is not None else None
+    seat: SeatView = view_for(game, player)
+    state = game.state
+    role = game.setup.roles[player] if player else None
+    awaited = state.awaited
+    view: dict[str, Any] = {
+        "label": label(game),
+        "me": viewer,
+        "role": role,
+        "alive": player is not None and player in state.alive,
+        "known": tuple((p, r.replace("_", " ")) for p, r in seat.known.items() if p != player),
+        "told": tuple((str(phase), tuple(_told_lines(info))) for phase, info in seat.told),
+        "thread": tuple((str(p.phase), tuple(_public_lines(p))) for p in seat.thread),
+        "sheriff": state.sheriff,
+        "outcome": state.outcome,
+        "is_host": viewer is not None and viewer.is_host,
+        "ruleset": game.setup.ruleset.name,
+        "step": state.step,
+        "phase_kind": state.phase.kind if state.phase else "",
+        "waiting_for": f"{awaited.player}'s {awaited.kind.replace('_', ' ')}" if awaited else "",
+        "done": player is not None and player in (raw.get("done") or ()),
+        "pack": tuple(sorted(seat.pack.items())),
+    }
+    forms = [_form_view(f, seats) for f in seat.forms]
+    view["night"] = tuple(f for f in forms if f.kind == "night")
+    view["forms"] = tuple(f for f in forms if f.kind != "night")
+    accusation = raw.get("accusation")
+    if accusation:
+        view["accusation"] = accusation
+        view["can_second"] = (
+            player is not None
+            and player != accusation["by"]
+            and any(f.kind == "accuse" for f in seat.forms)
+        )
+    if state.over:
+        winners = set(state.outcome.winners) if state.outcome else set()
+        view["reveal"] = tuple(
+            (p, game.setup.roles[p].title, p in state.alive, p in winners)
+            for p in game.setup.players
+        )
+        view["moves"] = tuple(_describe(e.move) for e in game.log if isinstance(e, MoveMade))
+    return WerewolfView(**view)
+
+
+def _describe(move: object) -> str:
+    """A move in words, for the reveal's full record."""
+    name = type(move).__name__
+    fields = (
+        ", ".join(f"{k}={v}" for k, v in vars(move).items()) if hasattr(move, "__dict__") else ""
+    )
+    if not fields and hasattr(move, "__dataclass_fields__"):
+        fields = ", ".join(f"{k}={getattr(move, k)}" for k in move.__dataclass_fields__)  # type: ignore[attr-defined]
+    return f"{name}({fields})"
+
+
+def panel(table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
+    view = view_of(table, viewer)
+    raw = table.state
+    game = game_of(raw)
+    state = game.state
+    active = [p for p in state.living() if any(True for _ in _forms_of(game, p))]
+    done = [p for p in active if p in (raw.get("done") or ())]
+    progress = ""
+    if not state.over and active and not state.pending:
+        progress = f"{len(done)} of {len(active)} players have done their part."
+    elif state.pending and state.awaited is not None:
+        progress = f"Waiting for {view.waiting_for}."
+    attention = bool(view.night or view.forms) and not view.done
+    return Panel(
+        "werewolf/panel.html",
+        {"wolf": view},
+        progress=progress,
+        clock_label="This step ends in",
+        attention=attention,
+    )
+
+
+def _forms_of(game: Any, player: str) -> Sequence[Form]:
+    from .engine.forms import forms_for
+
+    return forms_for(game.state, player)
+
+
+@dataclass(frozen=True, slots=True)
+class RoleRow:
+    name: str
+    title: str
+    side: str
+    count: int
+    limit: int | None
+    summary: str
+    section: str
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyView:
+    ruleset: str
+    ruleset_title: str
+    is_host: bool
+    roles: tuple[RoleRow, ...]
+    total: int
+    needed: int
+    chosen: bool
+    rules: tuple[tuple[str, object, tuple[object, ...], str, str], ...]
+    pace: str
+    minutes: tuple[tuple[str, str, int], ...]
+    opens_with: str
+    can_open_with_day: bool
+    oxford: Mapping[str, int] = field(default_factory=dict)
+
+
+def lobby(table: TableInfo, viewer: SeatInfo | None) -> Panel:
+    rules = RULESETS[table.ruleset]
+    players = len(table.seats)
+    roles = table_options.roles_of(table.ruleset, table.options, players)
+    chosen_rules = table.options.get("rules") or {}
+    minutes = {**table_options.PACES["live"], **(table.options.get("minutes") or {})}
+    steps = [s for s in table_options.STEPS if _step_applies(table.ruleset, s)]
+    view = LobbyView(
+        ruleset=table.ruleset,
+        ruleset_title=rules.title,
+        is_host=viewer is not None and viewer.is_host,
+        roles=tuple(
+            RoleRow(r.name, r.title, r.side, roles.get(r.name, 0), r.limit, r.summary, r.section)
+            for r in rules.roles.values()
+        ),
+        total=sum(roles.values()),
+        needed=players,
+        chosen=bool(table.options.get("roles")),
+        rules=tuple(
+            (o.name, chosen_rules.get(o.name, o.default), o.choices, o.section, o.summary)
+            for o in rules.options
+        ),
+        pace=table.options.get("pace", "live"),
+        minutes=tuple((s, table_options.STEP_TITLES[s], int(minutes[s])) for s in steps),
+        opens_with=table.options.get("opens_with", "night"),
+        can_open_with_day="day" in rules.opens_with,
+        oxford={k: int(table.options.get(k, 0)) for k in ("lovers", "rivals", "crossbows")},
+    )
+    return Panel("werewolf/lobby.html", {"wolf_lobby": view})
+
+
+def _step_applies(ruleset: str, step: str) -> bool:
+    if step in ("election", "vote"):
+        return ruleset == "classic"
+    if step == "call":
+        return ruleset == "oxford"
+    if step == "decide":
+        return ruleset == "classic"
+    return True

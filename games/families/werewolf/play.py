@@ -1,0 +1,394 @@
+"""Multi-night Werewolf at a table: the deal, each seat's moves, the clock and the app's pace.
+
+The table stores the deal and the moves sent (engine/codec.py); the game is those moves played
+again, so every ruling is the engine's. What the table adds around the engine: seats named by
+id in forms, who has said they are done with the current step (a night's choices, the day's
+speeches), the auto-advance once everyone is done, the deadline of each step (options.py's
+pace), an Oxford accusation waiting for its seconder, and the public notes of each phase.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from functools import lru_cache
+from typing import Any
+
+from games.tables.family import Change, FamilyError, NotAllowed, Note, NotNow, SeatInfo, TableInfo
+
+from . import options as table_options
+from .announcements import announce
+from .engine import (
+    NOBODY,
+    Accuse,
+    Advance,
+    CallVote,
+    Decide,
+    Game,
+    Move,
+    NightAction,
+    RuleError,
+    SheriffVote,
+    Smite,
+    UseAbility,
+    Vote,
+    apply,
+    codec,
+    make_setup,
+)
+from .engine import (
+    start as start_game,
+)
+from .engine.forms import forms_for
+
+STEP_NAMES = {"election": "sheriff election", "speech": "discussion", "voting": "vote"}
+
+
+# --- The stored game -----------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=256)
+def _replayed(setup_json: str, moves_json: str) -> Game:
+    import json
+
+    return codec.load(json.loads(setup_json), json.loads(moves_json))
+
+
+def game_of(state: Mapping[str, Any]) -> Game:
+    """The engine's game for a stored state (kept for the last few states asked for: a page,
+    its pushes and the next move read the same one)."""
+    import json
+
+    return _replayed(
+        json.dumps(state["setup"], sort_keys=True), json.dumps(state["moves"], sort_keys=True)
+    )
+
+
+def name_of(state: Mapping[str, Any], seat_id: int) -> str | None:
+    return next((n for n, i in state["seats"].items() if i == seat_id), None)
+
+
+def _target(state: Mapping[str, Any], raw: str | None, *, nobody: bool = False) -> str | None:
+    """A posted target: a seat id (a name is only ever shown), "nobody" where allowed, or ""
+    for none."""
+    raw = (raw or "").strip()
+    if not raw:
+        return None
+    if nobody and raw == NOBODY:
+        return NOBODY
+    name = name_of(state, int(raw)) if raw.isdigit() and len(raw) < 19 else None
+    if name is None:
+        raise FamilyError("Choose a player from the list on the page.")
+    return name
+
+
+def _one(fields: Mapping[str, Sequence[str]], name: str) -> str | None:
+    values = fields.get(name)
+    return values[-1] if values else None
+
+
+# --- Phases, steps, deadlines --------------------------------------------------------------------
+
+
+def step_key(game: Game) -> tuple[str, str, str]:
+    """What the clock times: the phase, its step and what is awaited (a new key, a new
+    deadline)."""
+    state = game.state
+    awaited = state.awaited
+    if state.over:
+        return ("over", "", "")
+    waiting = f"{awaited.kind}:{awaited.player}" if awaited else ""
+    call = f"call:{state.call.accused}" if state.call else ""
+    return (str(state.phase), state.step, waiting or call)
+
+
+def _minutes_for(game: Game, minutes: Mapping[str, int]) -> int:
+    state = game.state
+    if state.awaited is not None:
+        return minutes["decide"]
+    if state.call is not None:
+        return minutes["call"]
+    assert state.phase is not None
+    if state.phase.kind == "night":
+        return minutes["night"]
+    if state.step == "election":
+        return minutes["election"]
+    if state.step == "voting" and state.setup.ruleset.day == "sheriff":
+        return minutes["vote"]
+    return minutes["day"]
+
+
+def label(game: Game) -> str:
+    state = game.state
+    if state.over:
+        return "The end"
+    assert state.phase is not None
+    text = f"{state.phase.kind.capitalize()} {state.phase.number}"
+    if state.phase.kind == "day" and state.setup.ruleset.day == "sheriff":
+        text += f": {STEP_NAMES.get(state.step, state.step)}"
+    return text
+
+
+def _change(
+    table: TableInfo, raw: dict[str, Any], before: Game | None, after: Game, now: datetime
+) -> Change:
+    minutes = {**table_options.PACES["live"], **(table.options.get("minutes") or {})}
+    if before is not None and step_key(before) == step_key(after) and table.deadline:
+        deadline = table.deadline
+    else:
+        deadline = (
+            None if after.state.over else now + timedelta(minutes=_minutes_for(after, minutes))
+        )
+    if before is None or step_key(before) != step_key(after):
+        raw = {**raw, "done": []}
+    seats = raw["seats"]
+    dead = frozenset(seats[p] for p in after.state.deaths if p in seats)
+    notes = announce(after.log[len(before.log) :] if before is not None else after.log, after)
+    state = after.state
+    return Change(
+        state=raw,
+        phase="over" if state.over else f"{state.phase.kind}",
+        phase_label=label(after),
+        round=0 if state.phase is None else state.phase.number,
+        deadline=deadline,
+        dead=dead,
+        notes=tuple(Note(text) for text in notes),
+        finished=state.over,
+    )
+
+
+# --- The deal ------------------------------------------------------------------------------------
+
+
+def start(table: TableInfo, rng: random.Random, now: datetime) -> Change:
+    """Deal the roles (and, in rules/003, Fate's lovers, rivals and crossbows) with `rng`."""
+    seats = sorted(table.seats, key=lambda s: s.position)
+    names = [s.name for s in seats]
+    roles = table_options.roles_of(table.ruleset, table.options, len(seats))
+    cards = [role for role, count in sorted(roles.items()) for _ in range(count)]
+    rng.shuffle(cards)
+    dealt = dict(zip(names, cards, strict=True))
+    extras: dict[str, Any] = {}
+    if table.ruleset == "oxford":
+        free = names[:]
+        rng.shuffle(free)
+        lovers = int(table.options.get("lovers", 0))
+        rivals = int(table.options.get("rivals", 0))
+        pairs = [free[i : i + 2] for i in range(0, 2 * (lovers + rivals), 2)]
+        extras["lovers"] = pairs[:lovers]
+        extras["rivals"] = pairs[lovers:]
+        pack = [p for p in names if dealt[p] in ("werewolf", "dark_villager")]
+        rng.shuffle(pack)
+        extras["crossbows"] = pack[: int(table.options.get("crossbows", 0))]
+    try:
+        setup = make_setup(
+            table.ruleset,
+            names,
+            dealt,
+            table.options.get("rules") or {},
+            opens_with=table.options.get("opens_with", "night"),
+            **extras,
+        )
+    except RuleError as error:
+        raise FamilyError(str(error)) from None
+    game = start_game(setup)
+    raw = {
+        "setup": codec.setup_to_json(setup),
+        "moves": [],
+        "seats": {s.name: s.id for s in seats},
+        "done": [],
+        "accusation": None,
+    }
+    return _change(table, raw, None, game, now)
+
+
+# --- Moves ---------------------------------------------------------------------------------------
+
+
+def _send(raw: dict[str, Any], game: Game, *moves: Move) -> tuple[dict[str, Any], Game]:
+    for move in moves:
+        try:
+            game = apply(game, move)
+        except RuleError as error:
+            raise FamilyError(str(error)) from None
+        raw = {**raw, "moves": [*raw["moves"], codec.move_to_json(move)]}
+    return raw, game
+
+
+def _everyone_done(raw: Mapping[str, Any], game: Game) -> bool:
+    """Whether every living player who has something to do now has said they are done."""
+    done = set(raw.get("done") or [])
+    state = game.state
+    for player in state.living():
+        if player in done:
+            continue
+        if forms_for(state, player):
+            return False
+    return True
+
+
+def _done(raw: dict[str, Any], player: str) -> dict[str, Any]:
+    return {**raw, "done": sorted({*raw.get("done", []), player})}
+
+
+def _advance_if_all_done(raw: dict[str, Any], game: Game) -> tuple[dict[str, Any], Game]:
+    """Move the step on by itself once everyone has done their part (the documents' moderator
+    would): a night with every choice in, an election or a vote with every vote cast, the
+    speeches once everyone is ready, an execution call once every fist is shown. A pack still
+    split is left to agree, or to the deadline's default."""
+    if game.state.over or game.state.pending or not _everyone_done(raw, game):
+        return raw, game
+    try:
+        return _send(raw, game, Advance())
+    except FamilyError:
+        return raw, game
+
+
+def _night(
+    raw: dict[str, Any], game: Game, player: str, fields: Mapping[str, Sequence[str]]
+) -> tuple[dict[str, Any], Game]:
+    """A seat's choices for tonight (every night ability of its role, in one form; none is
+    "nothing tonight"): they replace earlier ones until the night ends."""
+    choice: dict[str, object] = {}
+    for form in forms_for(game.state, player):
+        if form.kind != "night":
+            continue
+        value = _one(fields, form.key)
+        if form.key == "save":
+            if value in ("yes", "on", "1"):
+                choice["save"] = True
+            continue
+        target = _target(raw, value, nobody=NOBODY in form.targets)
+        if target is not None:
+            choice[form.key] = target
+    raw, game = _send(raw, game, NightAction(player, choice))
+    return _done(raw, player), game
+
+
+def _vote(
+    raw: dict[str, Any], game: Game, player: str, fields: Mapping[str, Sequence[str]]
+) -> tuple[dict[str, Any], Game]:
+    target = _target(raw, _one(fields, "target"), nobody=True)
+    raw, game = _send(raw, game, Vote(player, target))
+    return (_done(raw, player) if target is not None else raw), game
+
+
+def _sheriff_vote(
+    raw: dict[str, Any], game: Game, player: str, fields: Mapping[str, Sequence[str]]
+) -> tuple[dict[str, Any], Game]:
+    raw, game = _send(raw, game, SheriffVote(player, _target(raw, _one(fields, "target"))))
+    return _done(raw, player), game
+
+
+def _ready(
+    raw: dict[str, Any], game: Game, player: str, fields: Mapping[str, Sequence[str]]
+) -> tuple[dict[str, Any], Game]:
+    """Done with the day's speeches (or, with ready=no, not after all)."""
+    if game.state.phase is None or game.state.phase.kind != "day":
+        raise NotNow("That is for the day.")
+    if _one(fields, "ready") == "no":
+        return {**raw, "done": [p for p in raw.get("done", []) if p != player]}, game
+    return _done(raw, player), game
+
+
+def _ability(
+    raw: dict[str, Any], game: Game, player: str, fields: Mapping[str, Sequence[str]]
+) -> tuple[dict[str, Any], Game]:
+    key = (_one(fields, "ability") or "").strip()
+    target = _target(raw, _one(fields, "target"))
+    return _send(raw, game, UseAbility(player, key, target))
+
+
+def _accuse(
+    raw: dict[str, Any], game: Game, player: str, fields: Mapping[str, Sequence[str]]
+) -> tuple[dict[str, Any], Game]:
+    """rules/003: an execution call waits for another player to second it."""
+    if not any(f.kind == "accuse" for f in forms_for(game.state, player)):
+        raise NotNow("There is no execution call to make now.")
+    accused = _target(raw, _one(fields, "target"))
+    if accused is None or accused == player:
+        raise FamilyError("Accuse another living player.")
+    if accused not in game.state.alive:
+        raise FamilyError(f"{accused} is dead.")
+    return {**raw, "accusation": {"accused": accused, "by": player}}, game
+
+
+def _second(
+    raw: dict[str, Any], game: Game, player: str, fields: Mapping[str, Sequence[str]]
+) -> tuple[dict[str, Any], Game]:
+    accusation = raw.get("accusation")
+    if not accusation:
+        raise NotNow("There is no accusation to second.")
+    raw = {**raw, "accusation": None}
+    return _send(raw, game, Accuse(accusation["accused"], accusation["by"], player))
+
+
+def _fist(
+    raw: dict[str, Any], game: Game, player: str, fields: Mapping[str, Sequence[str]]
+) -> tuple[dict[str, Any], Game]:
+    raw, game = _send(raw, game, CallVote(player, _one(fields, "yes") == "yes"))
+    return _done(raw, player), game
+
+
+def _decide(
+    raw: dict[str, Any], game: Game, player: str, fields: Mapping[str, Sequence[str]]
+) -> tuple[dict[str, Any], Game]:
+    awaited = game.state.awaited
+    if awaited is None or awaited.player != player:
+        raise NotNow("Nothing waits for your decision.")
+    return _send(raw, game, Decide(player, awaited.kind, _target(raw, _one(fields, "target"))))
+
+
+SEAT_MOVES = {
+    "night": _night,
+    "vote": _vote,
+    "sheriff_vote": _sheriff_vote,
+    "ready": _ready,
+    "ability": _ability,
+    "accuse": _accuse,
+    "second": _second,
+    "fist": _fist,
+    "decide": _decide,
+}
+
+
+def move(
+    table: TableInfo, seat: SeatInfo, kind: str, fields: Mapping[str, Sequence[str]], now: datetime
+) -> Change:
+    raw = dict(table.state)
+    before = game_of(raw)
+    if kind in ("advance", "smite"):
+        if not seat.is_host:
+            raise NotAllowed("Only the host can do that.")
+        if kind == "smite":  # rules/003: Fate's smite, shown to the table (a note)
+            target = _target(raw, _one(fields, "target"))
+            raw, game = _send(raw, before, Smite(target or ""))
+        else:
+            raw, game = _send(raw, before, Advance())
+        return _change(table, raw, before, game, now)
+    player = name_of(raw, seat.id)
+    if player is None:
+        raise NotAllowed("You are not playing in this game.")
+    handler = SEAT_MOVES.get(kind)
+    if handler is None:
+        raise NotNow("That can't be done in this game.")
+    if player not in before.state.alive and kind != "decide":
+        raise NotAllowed("The dead take no part in the game.")
+    raw, game = handler(raw, before, player, fields)
+    raw, game = _advance_if_all_done(raw, game)
+    return _change(table, raw, before, game, now)
+
+
+def on_deadline(table: TableInfo, now: datetime) -> Change:
+    """The step's time is up: the engine's documented defaults for whoever has not acted
+    (docs/rules.md 10), and the next step begins."""
+    raw = dict(table.state)
+    before = game_of(raw)
+    raw, game = _send({**raw, "accusation": None}, before, Advance(at_deadline=True))
+    return _change(table, raw, before, game, now)
+
+
+def cancel(table: TableInfo, now: datetime) -> Change:
+    raw = dict(table.state or {})
+    return Change(state=raw, phase="cancelled", phase_label="Cancelled", finished=True)

@@ -1,0 +1,112 @@
+"""Multi-night Werewolf at a table, through the table services as the pages send it: random
+legal games of each ruleset played to their end by posting each seat's forms, every page
+rendered for every seat along the way; the app's moves agree with the engine's."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.urls import reverse
+
+from games.families.werewolf.engine.forms import forms_for
+from games.families.werewolf.play import game_of
+from games.tables import services
+from games.tables.models import ChatLine, Seat, Table
+from tests.factories import new_client
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy")
+
+
+def open_table(ruleset: str, players: int = 8) -> tuple[Table, dict[str, Seat]]:
+    host = services.table_create(family="werewolf", ruleset=ruleset, host_name=NAMES[0])
+    seats = {host.name: host}
+    for name in NAMES[1:players]:
+        seat = services.seat_join(table=host.table, name=name)
+        seats[name] = seat
+    return Table.objects.get(pk=host.table_id), seats
+
+
+def fields_for(
+    table: Table, seat: Seat, rng: random.Random
+) -> tuple[str, dict[str, list[str]]] | None:
+    """A legal form this seat could post now, as the page would post it (seat ids)."""
+    game = game_of(table.state)
+    ids = table.state["seats"]
+    name = seat.name
+    forms = forms_for(game.state, name)
+    if not forms:
+        return None
+
+    def pick(targets: tuple[str, ...]) -> str:
+        target = rng.choice(targets)
+        return target if target == "nobody" else str(ids[target])
+
+    night = [f for f in forms if f.kind == "night"]
+    if night:
+        fields: dict[str, list[str]] = {}
+        for form in night:
+            if form.key == "save":
+                if form.targets and rng.random() < 0.5:
+                    fields["save"] = ["yes"]
+            elif form.targets and rng.random() < 0.8:
+                fields[form.key] = [pick(form.targets)]
+        if any(f.group_key for f in night) and game.setup.ruleset.pack == "agreed":
+            victim = table.state.get("_test_victim")
+            if victim:
+                fields[night[0].key] = [victim]
+        return "night", fields
+    form = forms[0]
+    if form.kind == "decide":
+        return "decide", {"target": [pick(form.targets)] if form.targets else [""]}
+    if form.kind == "vote":
+        return "vote", {"target": [pick(form.targets)]}
+    if form.kind == "sheriff_vote":
+        return "sheriff_vote", {"target": [pick(form.targets)]}
+    if form.kind == "call_vote":
+        return "fist", {"yes": [rng.choice(["yes", "no"])]}
+    return "ready", {"ready": ["yes"]}
+
+
+@pytest.mark.parametrize("ruleset", ["forum", "oxford", "classic"])
+def test_random_games_play_to_their_end_through_the_pages(ruleset: str) -> None:
+    rng = random.Random(ruleset)
+    table, seats = open_table(ruleset)
+    services.table_start(host=seats["Ann"])
+    clients = {}
+    for name, seat in seats.items():
+        client = new_client()
+        client.get(reverse("rejoin", args=[table.code, seat.token]))
+        clients[name] = client
+    for _ in range(400):
+        table.refresh_from_db()
+        if table.stage != "playing":
+            break
+        moved = False
+        for name in rng.sample(list(seats), len(seats)):
+            seat = Seat.objects.get(pk=seats[name].pk)
+            found = fields_for(table, seat, rng)
+            if found is None:
+                continue
+            kind, fields = found
+            response = clients[name].post(
+                reverse("move", args=[table.code, kind]), fields, HTTP_HX_REQUEST="true"
+            )
+            assert response.status_code in (200, 400, 409), response.content[:500]
+            moved = moved or response.status_code == 200
+            table.refresh_from_db()
+            if table.stage != "playing":
+                break
+        if not moved:
+            services.table_move_on(table=table)
+        for name in seats:
+            page = clients[name].get(reverse("table", args=[table.code]))
+            assert page.status_code == 200
+    table.refresh_from_db()
+    assert table.stage == "over", game_of(table.state).state.phase
+    assert game_of(table.state).state.outcome is not None
+    page = clients["Ben"].get(reverse("table", args=[table.code]))
+    assert b"The end" in page.content
+    assert ChatLine.objects.filter(table=table, note=True).exists()
