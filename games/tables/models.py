@@ -58,6 +58,8 @@ class Table(models.Model):
     version = models.PositiveBigIntegerField(default=1)
     # When the current phase ends by itself; None: never. Fired exactly once (services).
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # While the host has paused the clock: the seconds that were left (the deadline is None).
+    paused_seconds = models.PositiveIntegerField(null=True, blank=True)
     state = models.JSONField(null=True, blank=True)  # the family's, opaque to the core
     joins_locked = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -126,13 +126,21 @@ def _apply(
         Seat.objects.filter(table=table, pk__in=change.dead).update(alive=False)
     for note in change.notes:
         _note(table, note.text, note.channel)
+    deadline = None if change.finished else change.deadline
+    paused = table.paused_seconds
+    same_step = (change.phase_label, change.round) == (table.phase_label, table.round)
+    if paused is not None and same_step and not change.finished:
+        deadline = None  # the step goes on, paused by the host: the clock stays stopped
+    else:
+        paused = None  # a new step: its own clock
     updates: dict[str, object] = {
+        "paused_seconds": paused,
         "state": change.state,
         "stage": stage,
         "phase": change.phase,
         "phase_label": change.phase_label,
         "round": change.round,
-        "deadline": None if change.finished else change.deadline,
+        "deadline": deadline,
     }
     if change.finished and table.finished_at is None:
         updates["finished_at"] = timezone.now()
@@ -325,6 +333,44 @@ def table_start(*, host: Seat, now: datetime | None = None) -> Table:
     table.save(update_fields=["started_at"])
     _apply(table, change, seat=host, kind="start", fields={})
     return table
+
+
+# --- The host's clock ---------------------------------------------------------------------------
+
+MAX_EXTENSION_MINUTES = 14 * 24 * 60
+
+
+@transaction.atomic
+def clock_set(*, host: Seat, action: str, minutes: int = 0, now: datetime | None = None) -> None:
+    """The host pauses the clock (the time left is kept), resumes it, or gives the current
+    step `minutes` more; the table is told in the chat."""
+    table = _host_of(host)
+    _expect(table, Stage.PLAYING)
+    when = _now(now)
+    if action == "pause":
+        if table.deadline is None:
+            raise ServiceError("The clock is not running.")
+        left = max(0, int((table.deadline - when).total_seconds()))
+        _note(table, "The host paused the clock.")
+        _bump(table, deadline=None, paused_seconds=left)
+    elif action == "resume":
+        if table.paused_seconds is None:
+            raise ServiceError("The clock is not paused.")
+        _note(table, "The host started the clock again.")
+        deadline = when + timedelta(seconds=table.paused_seconds)
+        _bump(table, deadline=deadline, paused_seconds=None)
+    elif action == "extend":
+        if not 1 <= minutes <= MAX_EXTENSION_MINUTES:
+            raise ServiceError(f"Give 1 to {MAX_EXTENSION_MINUTES} more minutes.")
+        if table.paused_seconds is not None:
+            _bump(table, paused_seconds=table.paused_seconds + 60 * minutes)
+        elif table.deadline is not None:
+            _bump(table, deadline=max(table.deadline, when) + timedelta(minutes=minutes))
+        else:
+            raise ServiceError("This step has no time limit to extend.")
+        _note(table, f"The host gave this step {minutes} more minute{'s' if minutes != 1 else ''}.")
+    else:
+        raise ServiceError("Pause, resume or extend the clock.")
 
 
 # --- Play ---------------------------------------------------------------------------------------

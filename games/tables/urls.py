@@ -17,6 +17,7 @@ urlpatterns = [
     path("g/<str:code>/lock", views.lock, name="lock"),
     path("g/<str:code>/start", views.start, name="start"),
     path("g/<str:code>/cancel", views.cancel, name="cancel"),
+    path("g/<str:code>/clock", views.clock, name="clock"),
     path("g/<str:code>/do/<slug:kind>", views.move, name="move"),
     path("g/<str:code>/chat", views.chat, name="chat"),
     path("g/<str:code>/again", views.play_again, name="play_again"),

@@ -325,6 +325,13 @@ def cancel(request: HttpRequest, seat: Seat) -> None:
 
 
 @seat_post
+def clock(request: HttpRequest, seat: Seat) -> None:
+    raw = request.POST.get("minutes", "")
+    minutes = int(raw) if raw.isdigit() and len(raw) < 7 else 0
+    services.clock_set(host=seat, action=request.POST.get("action", ""), minutes=minutes)
+
+
+@seat_post
 def move(request: HttpRequest, seat: Seat, kind: str) -> None:
     services.seat_move(seat=seat, kind=kind, fields=_fields(request))
 
