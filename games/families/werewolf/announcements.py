@@ -54,6 +54,8 @@ def announce(events: Iterable[Event], game: Game) -> list[str]:
         match event:
             case PhaseBegan(phase=phase):
                 notes.append(f"{phase.kind.capitalize()} {phase.number} begins.")
+            case Died(player=player, cause="smite"):
+                notes.append(f"Fate strikes {player} down.")
             case Died(player=player):
                 role = revealed.get(player)
                 notes.append(f"{player} died" + (f": they were the {role}." if role else "."))

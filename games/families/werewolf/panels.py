@@ -15,8 +15,9 @@ from games.tables.family import Panel, SeatInfo, TableInfo
 
 from . import options as table_options
 from .engine import NOBODY, RULESETS, Role
-from .engine.events import MoveMade
-from .engine.forms import Form
+from .engine.causes import described
+from .engine.forms import Form, forms_for
+from .engine.report import PhaseReport, phase_reports
 from .engine.view import PublicPhase, SeatView, view_for
 from .play import game_of, label, name_of
 
@@ -73,7 +74,9 @@ class WerewolfView:
     sheriff: str | None = None
     outcome: Any = None
     reveal: tuple[tuple[str, str, bool, bool], ...] = ()
-    moves: tuple[str, ...] = ()
+    record: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    live_votes: tuple[tuple[str, str], ...] = ()
+    fists: int | None = None
     is_host: bool = False
     ruleset: str = ""
     step: str = ""
@@ -205,25 +208,46 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> WerewolfView:
             and player != accusation["by"]
             and any(f.kind == "accuse" for f in seat.forms)
         )
+    if state.phase is not None and state.phase.kind == "day" and not state.over:
+        # Votes are public where the documents have them cast openly: the forum thread (001)
+        # and the 1.7.0 show of hands (004 III); Oxford's fists are shown with eyes closed.
+        if state.call is not None:
+            view["fists"] = len(state.votes)
+        elif state.step == "election":
+            view["live_votes"] = tuple(sorted(state.sheriff_votes.items()))
+        else:
+            view["live_votes"] = tuple(sorted(state.votes.items()))
     if state.over:
         winners = set(state.outcome.winners) if state.outcome else set()
         view["reveal"] = tuple(
             (p, game.setup.roles[p].title, p in state.alive, p in winners)
             for p in game.setup.players
         )
-        view["moves"] = tuple(_describe(e.move) for e in game.log if isinstance(e, MoveMade))
+        view["record"] = tuple(
+            (str(r.phase), tuple(_record_lines(r))) for r in phase_reports(game.setup, game.log)
+        )
     return WerewolfView(**view)
 
 
-def _describe(move: object) -> str:
-    """A move in words, for the reveal's full record."""
-    name = type(move).__name__
-    fields = (
-        ", ".join(f"{k}={v}" for k, v in vars(move).items()) if hasattr(move, "__dict__") else ""
-    )
-    if not fields and hasattr(move, "__dataclass_fields__"):
-        fields = ", ".join(f"{k}={getattr(move, k)}" for k in move.__dataclass_fields__)  # type: ignore[attr-defined]
-    return f"{name}({fields})"
+def _choice(choice: Mapping[str, object]) -> str:
+    return ", ".join("save the victim" if k == "save" else f"{k} {v}" for k, v in choice.items())
+
+
+def _record_lines(report: PhaseReport) -> list[str]:
+    """Everything that happened in a phase, for the end: each player's choices, what each was
+    told, each vote, and each death with the rule behind it."""
+    lines = [f"{player}: {_choice(choice)}." for player, choice in report.actions.items()]
+    for player, info in report.told.items():
+        lines += [f"{player} learned: {line}" for line in _told_lines(info)]
+    if report.sheriff_votes:
+        votes = ", ".join(f"{v} for {c}" for v, c in report.sheriff_votes.items())
+        lines.append(f"Sheriff votes: {votes}.")
+    if report.votes:
+        lines.append("Votes: " + ", ".join(f"{v} for {t}" for v, t in report.votes.items()) + ".")
+    for player in report.dead:
+        text, section = described(report.deaths[player].cause)
+        lines.append(f"{player} {text}" + (f" ({section})." if section else "."))
+    return lines
 
 
 def panel(table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
@@ -249,8 +273,6 @@ def panel(table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
 
 
 def _forms_of(game: Any, player: str) -> Sequence[Form]:
-    from .engine.forms import forms_for
-
     return forms_for(game.state, player)
 
 

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .events import (
+    ActionChosen,
     Attacked,
     BadgePassed,
     CallDecided,
@@ -21,8 +22,10 @@ from .events import (
     PhaseBegan,
     RoleRevealed,
     SheriffElected,
+    SheriffVoted,
     Silenced,
     Told,
+    Voted,
     VotesCounted,
 )
 from .setup import Setup
@@ -49,6 +52,9 @@ class PhaseReport:
     sheriff: str | None = None
     sheriff_tally: Mapping[str, int] | None = None
     outcome: Outcome | None = None
+    actions: dict[str, Mapping[str, object]] = field(default_factory=dict)  # last choice each
+    votes: dict[str, str] = field(default_factory=dict)  # each voter's final vote
+    sheriff_votes: dict[str, str] = field(default_factory=dict)
 
 
 def phase_reports(setup: Setup, log: Iterable[Event]) -> list[PhaseReport]:
@@ -91,6 +97,21 @@ def phase_reports(setup: Setup, log: Iterable[Event]) -> list[PhaseReport]:
                 sheriff = current.sheriff = to
             case GameWon(outcome=outcome):
                 current.outcome = outcome
+            case ActionChosen(player=player, choice=choice):
+                if choice:
+                    current.actions[player] = choice
+                else:
+                    current.actions.pop(player, None)
+            case Voted(voter=voter, target=target):
+                if target is None:
+                    current.votes.pop(voter, None)
+                else:
+                    current.votes[voter] = target
+            case SheriffVoted(voter=voter, candidate=candidate):
+                if candidate is None:
+                    current.sheriff_votes.pop(voter, None)
+                else:
+                    current.sheriff_votes[voter] = candidate
     for report in reports:
         report.dead = setup.in_seat_order(report.dead)
     return reports
