@@ -1,4 +1,5 @@
-"""Day and vote services: day_end, seat_ready_set, vote_cast and the reveal."""
+"""The day and the vote, through seat_move: "ready", the host's end of the day, secret and
+final votes, and the reveal as the engine decides it (hunter, tanner)."""
 
 from __future__ import annotations
 
@@ -8,21 +9,27 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
-from games import engine, services
-from games.models import CentreCard, Game, NightAction, Phase, Vote
-from games.services import NotAllowedError, ServiceError, WrongPhaseError
-from tests.factories import TWELVE, Table, cast_votes, create_lobby, play_to
+from games.families.onenight import engine, play
+from games.tables.models import ChatLine, Stage, Table
+from games.tables.services import NotAllowedError, ServiceError, WrongStageError
+from tests.factories import (
+    TWELVE,
+    TestTable,
+    cast_votes,
+    create_lobby,
+    move,
+    play_to,
+    table_state,
+    vote,
+)
 
 pytestmark = pytest.mark.django_db
 
 
-def engine_result(table: Table, votes: dict[str, str | None]) -> engine.GameResult:
-    game = table.refresh()
-    seats = list(game.seats.order_by("position"))
-    deal = services.deal_of(game, seats, CentreCard.objects.filter(game=game))
-    names = {s.pk: s.name for s in seats}
-    actions = {names[a.seat_id]: a.targets for a in NightAction.objects.filter(game=game)}
-    return engine.play_game(deal, actions, votes)
+def engine_result(table: TestTable, votes: dict[str, str | None]) -> engine.GameResult:
+    state = table.state()
+    actions = {name: list(a["targets"]) for name, a in state.actions.items()}
+    return engine.play_game(state.deal, actions, votes)
 
 
 def result_json(result: engine.GameResult) -> dict[str, object]:
@@ -39,179 +46,268 @@ def result_json(result: engine.GameResult) -> dict[str, object]:
     }
 
 
-# --- day_end ------------------------------------------------------------------------------------
+def ready(table: TestTable, name: str, value: str = "yes", **kwargs: object) -> Table:
+    return move(table.seat(name), "ready", ready=value, **kwargs)  # type: ignore[arg-type]
+
+
+def ready_names(table: TestTable) -> set[str]:
+    state = table.state()
+    return {n for i, n in state.players if i in state.ready}
+
+
+def votes_by_name(table: TestTable) -> dict[str, str | None]:
+    state = table.state()
+    names = dict(state.players)
+    return {
+        names[int(voter)]: names[target] if target is not None else None
+        for voter, target in state.votes.items()
+    }
+
+
+# --- the host ends the day ----------------------------------------------------------------------
 
 
 def test_host_ends_the_day_and_voting_begins() -> None:
-    table = play_to(Phase.DAY)
-    now = timezone.now()
-    services.day_end(host=table.seat("Ann"), now=now)
-    game = table.refresh()
-    assert game.phase == Phase.VOTING
-    assert game.deadline is None  # no vote time limit
+    table = play_to("day")
+    move(table.seat("Ann"), "end_day")
+    stored = table.refresh()
+    assert (stored.phase, stored.phase_label) == ("voting", "Voting")
+    assert stored.deadline is None  # no vote time limit
+    notes = ChatLine.objects.filter(table=stored, note=True, text__startswith="The day is over")
+    assert notes.count() == 1
 
 
-def test_day_end_sets_the_vote_deadline() -> None:
-    table = play_to(Phase.DAY, vote_minutes=2)
+def test_ending_the_day_sets_the_vote_deadline() -> None:
+    table = play_to("day", vote_minutes=2)
     now = timezone.now()
-    services.day_end(host=table.seat("Ann"), now=now)
+    move(table.seat("Ann"), "end_day", now=now)
     assert table.refresh().deadline == now + timedelta(minutes=2)
 
 
 def test_only_the_host_ends_the_day() -> None:
-    table = play_to(Phase.DAY)
+    table = play_to("day")
+    before = table_state(table.table.pk)
     with pytest.raises(NotAllowedError, match="Only the host"):
-        services.day_end(host=table.seat("Ben"))
-    assert table.phase() == Phase.DAY
+        move(table.seat("Ben"), "end_day")
+    assert table_state(table.table.pk) == before
 
 
-@pytest.mark.parametrize("phase", [Phase.NIGHT, Phase.VOTING, Phase.REVEAL, Phase.CANCELLED])
-def test_day_end_only_in_the_day(phase: str) -> None:
+@pytest.mark.parametrize(
+    ("phase", "message"),
+    [
+        ("night", "It is night"),
+        ("voting", "Voting is under way"),
+        ("reveal", "This game is over"),
+        ("cancelled", "This game was cancelled"),
+    ],
+)
+def test_end_day_only_in_the_day(phase: str, message: str) -> None:
     table = play_to(phase)
-    with pytest.raises(WrongPhaseError):
-        services.day_end(host=table.seat("Ann"))
-    assert table.phase() == phase
+    before = table_state(table.table.pk)
+    with pytest.raises(WrongStageError, match=message):
+        move(table.seat("Ann"), "end_day")
+    assert table_state(table.table.pk) == before
 
 
-# --- seat_ready_set -----------------------------------------------------------------------------
+# --- ready to vote ------------------------------------------------------------------------------
 
 
 def test_ready_marks_and_unmarks() -> None:
-    table = play_to(Phase.DAY)
-    services.seat_ready_set(seat=table.seat("Ben"), ready=True)
-    assert table.seat("Ben").ready_to_vote
-    services.seat_ready_set(seat=table.seat("Ben"), ready=False)
-    assert not table.seat("Ben").ready_to_vote
-    assert table.phase() == Phase.DAY
+    table = play_to("day")
+    ready(table, "Ben")
+    assert ready_names(table) == {"Ben"}
+    ready(table, "Ben", "no")
+    assert ready_names(table) == set()
+    assert table.phase() == "day"
 
 
 def test_when_everyone_is_ready_the_day_ends() -> None:
-    table = play_to(Phase.DAY, vote_minutes=1)
+    table = play_to("day", vote_minutes=1)
     now = timezone.now()
-    services.seat_ready_set(seat=table.seat("Ann"), ready=True)
-    services.seat_ready_set(seat=table.seat("Ben"), ready=True)
-    services.seat_ready_set(seat=table.seat("Ben"), ready=True)  # twice counts once
-    assert table.phase() == Phase.DAY
-    services.seat_ready_set(seat=table.seat("Cat"), ready=True, now=now)
-    game = table.refresh()
-    assert game.phase == Phase.VOTING
-    assert game.deadline == now + timedelta(minutes=1)
+    ready(table, "Ann")
+    ready(table, "Ben")
+    ready(table, "Ben")  # twice counts once
+    assert table.phase() == "day"
+    assert table.state().ready.count(table.seats["Ben"].pk) == 1
+    ready(table, "Cat", now=now)
+    stored = table.refresh()
+    assert stored.phase == "voting"
+    assert stored.deadline == now + timedelta(minutes=1)
 
 
 def test_unready_players_keep_the_day_going() -> None:
-    table = play_to(Phase.DAY)
+    table = play_to("day")
     for name in ("Ann", "Ben"):
-        services.seat_ready_set(seat=table.seat(name), ready=True)
-    services.seat_ready_set(seat=table.seat("Ann"), ready=False)
-    services.seat_ready_set(seat=table.seat("Cat"), ready=True)
-    assert table.phase() == Phase.DAY
+        ready(table, name)
+    ready(table, "Ann", "no")
+    ready(table, "Cat")
+    assert table.phase() == "day"
+    assert ready_names(table) == {"Ben", "Cat"}
 
 
-@pytest.mark.parametrize("phase", [Phase.NIGHT, Phase.VOTING, Phase.REVEAL])
+@pytest.mark.parametrize("phase", ["night", "voting"])
 def test_ready_only_in_the_day(phase: str) -> None:
     table = play_to(phase)
-    with pytest.raises(WrongPhaseError):
-        services.seat_ready_set(seat=table.seat("Ben"), ready=True)
-    assert not table.seat("Ben").ready_to_vote
+    before = table_state(table.table.pk)
+    with pytest.raises(WrongStageError, match="that can't be done now"):
+        ready(table, "Ben")
+    assert table_state(table.table.pk) == before
 
 
-def test_ready_not_in_the_lobby() -> None:
+def test_ready_not_in_the_lobby_nor_after_the_end() -> None:
     table = create_lobby(["Ann", "Ben", "Cat"])
-    with pytest.raises(WrongPhaseError, match="not started"):
-        services.seat_ready_set(seat=table.seat("Ben"), ready=True)
+    with pytest.raises(WrongStageError, match="not started"):
+        ready(table, "Ben")
+    done = play_to("reveal")
+    with pytest.raises(WrongStageError, match="This game is over"):
+        ready(done, "Ben")
 
 
-# --- vote_cast ----------------------------------------------------------------------------------
+# --- votes --------------------------------------------------------------------------------------
 
 
 def test_a_vote_is_stored_and_final() -> None:
-    table = play_to(Phase.VOTING)
-    services.vote_cast(seat=table.seat("Ann"), target_id=table.seats["Ben"].pk)
-    vote = Vote.objects.get(voter_id=table.seats["Ann"].pk)
-    assert vote.target_id == table.seats["Ben"].pk and not vote.by_deadline
+    table = play_to("voting")
+    vote(table, "Ann", "Ben")
+    assert votes_by_name(table) == {"Ann": "Ben"}
+    before = table_state(table.table.pk)
     with pytest.raises(ServiceError, match="already voted; votes are final"):
-        services.vote_cast(seat=table.seat("Ann"), target_id=table.seats["Cat"].pk)
-    assert Vote.objects.get(voter_id=table.seats["Ann"].pk).target_id == table.seats["Ben"].pk
-    assert table.phase() == Phase.VOTING
+        vote(table, "Ann", "Cat")
+    assert table_state(table.table.pk) == before
+    assert table.phase() == "voting"
 
 
 def test_no_vote_for_yourself() -> None:
-    table = play_to(Phase.VOTING)
-    with pytest.raises(ServiceError, match="cannot vote for yourself"):
-        services.vote_cast(seat=table.seat("Ann"), target_id=table.seats["Ann"].pk)
-    assert not Vote.objects.exists()
+    table = play_to("voting")
+    with pytest.raises(ServiceError, match="You cannot vote for yourself"):
+        vote(table, "Ann", "Ann")
+    assert table.state().votes == {}
 
 
 def test_no_vote_for_a_stranger() -> None:
-    table = play_to(Phase.VOTING)
-    other = play_to(Phase.VOTING)
-    with pytest.raises(ServiceError, match="Vote for one of the players at this table"):
-        services.vote_cast(seat=table.seat("Ann"), target_id=other.seats["Ben"].pk)
-    with pytest.raises(ServiceError, match="Vote for one of the players at this table"):
-        services.vote_cast(seat=table.seat("Ann"), target_id=10**12)
-    # Ids no database column holds, and values that are not ids, find no seat either.
-    for target_id in (2**63, 2**80, 0, -5, "2", None):
+    table = play_to("voting")
+    other = play_to("voting")
+    before = table_state(table.table.pk)
+    targets: list[object] = [other.seats["Ben"].pk, 10**12, 2**63, 2**80, 0, -5, "", "abc", "1.5"]
+    for target in targets:
         with pytest.raises(ServiceError, match="Vote for one of the players at this table"):
-            services.vote_cast(seat=table.seat("Ann"), target_id=target_id)  # type: ignore[arg-type]
-    assert not Vote.objects.exists()
+            move(table.seat("Ann"), "vote", target=target)
+    with pytest.raises(ServiceError, match="Vote for one of the players at this table"):
+        move(table.seat("Ann"), "vote")
+    assert table_state(table.table.pk) == before
 
 
-@pytest.mark.parametrize("phase", [Phase.NIGHT, Phase.DAY, Phase.REVEAL, Phase.CANCELLED])
-def test_votes_only_while_voting(phase: str) -> None:
+def test_the_ring_shortcuts_give_everyone_one_vote_and_nobody_dies() -> None:
+    """The ring is the table's random circle (rules/000 s6a): everyone voting "up" (or
+    everyone "down") gives each player exactly one vote."""
+    for direction in (-1, 1):
+        table = play_to("voting", TWELVE)
+        state = table.state()
+        names = dict(state.players)
+        ring = state.ring
+        assert sorted(ring) == sorted(names)
+        for index, voter in enumerate(ring):
+            target = ring[(index + direction) % len(ring)]
+            move(table.seat(names[voter]), "vote", target=target)
+        result = table.state().result
+        assert result is not None
+        assert set(result["counts"].values()) == {1}
+        assert result["dead"] == []
+
+
+def test_votes_are_secret_until_the_reveal() -> None:
+    """Nothing public tells who voted for whom: only the count of votes cast."""
+    table = play_to("voting")
+    vote(table, "Ann", "Ben")
+    stored = table.refresh()
+    public = " ".join(ChatLine.objects.filter(table=stored).values_list("text", flat=True))
+    assert "Ben" not in public and "Ann" not in public
+    assert stored.phase_label == "Voting"
+
+
+@pytest.mark.parametrize(
+    ("phase", "message"),
+    [
+        ("night", "It is night"),
+        ("day", "It is the day"),
+        ("reveal", "This game is over"),
+        ("cancelled", "This game was cancelled"),
+    ],
+)
+def test_votes_only_while_voting(phase: str, message: str) -> None:
     table = play_to(phase)
-    votes = Vote.objects.count()
-    with pytest.raises(WrongPhaseError):
-        services.vote_cast(seat=table.seat("Ann"), target_id=table.seats["Ben"].pk)
-    assert Vote.objects.count() == votes
+    before = table_state(table.table.pk)
+    with pytest.raises(WrongStageError, match=message):
+        vote(table, "Ann", "Ben")
+    assert table_state(table.table.pk) == before
 
 
 def test_the_last_vote_brings_the_reveal_once() -> None:
-    table = play_to(Phase.VOTING)
-    now = timezone.now()
-    with mock.patch.object(services, "_reveal", wraps=services._reveal) as spy:
-        services.vote_cast(seat=table.seat("Ann"), target_id=table.seats["Cat"].pk)
-        services.vote_cast(seat=table.seat("Ben"), target_id=table.seats["Cat"].pk)
-        assert spy.call_count == 0 and table.phase() == Phase.VOTING
-        services.vote_cast(seat=table.seat("Cat"), target_id=table.seats["Ann"].pk, now=now)
+    table = play_to("voting")
+    with mock.patch.object(play, "_reveal", wraps=play._reveal) as spy:
+        vote(table, "Ann", "Cat")
+        vote(table, "Ben", "Cat")
+        assert spy.call_count == 0 and table.phase() == "voting"
+        vote(table, "Cat", "Ann")
         assert spy.call_count == 1
-    game = table.refresh()
-    assert game.phase == Phase.REVEAL
-    assert game.finished_at == now
-    assert game.deadline is None
+    stored = table.refresh()
+    assert (stored.stage, stored.phase, stored.phase_label) == (Stage.OVER, "reveal", "Reveal")
+    assert stored.finished_at is not None
+    assert stored.deadline is None
     expected = engine_result(table, {"Ann": "Cat", "Ben": "Cat", "Cat": "Ann"})
-    assert game.result == result_json(expected)
+    result = table.state().result
+    assert result == result_json(expected)
     # Nobody acted at night, so Ann is still the werewolf; Cat (robber) dies and the wolf wins.
-    assert game.result is not None
-    assert game.result["dead"] == ["Cat"]
-    assert game.result["teams"] == ["werewolf"] and game.result["winners"] == ["Ann"]
-    assert game.result["counts"] == {"Cat": 2, "Ann": 1}
+    assert result is not None
+    assert result["dead"] == ["Cat"]
+    assert result["teams"] == ["werewolf"] and result["winners"] == ["Ann"]
+    assert result["counts"] == {"Cat": 2, "Ann": 1}
+    notes = ChatLine.objects.filter(table=stored, note=True, text__startswith="Every vote is in")
+    assert notes.count() == 1
 
 
-def test_reveal_matches_the_engine_for_a_full_table_with_a_hunter() -> None:
+def test_the_reveal_matches_the_engine_for_a_full_table_with_a_hunter_and_a_tanner() -> None:
     table = play_to(
-        Phase.VOTING,
+        "voting",
         TWELVE,
         actions={"Cat": ["Ann"], "Dan": ["Jon", "Kim"], "Eve": ["middle"]},
     )
-    names = table.names
     # Everyone votes for Kim (the hunter at dawn), who votes for Lou (the Tanner).
-    votes: dict[str, str | None] = {n: "Kim" for n in names if n != "Kim"}
+    votes: dict[str, str | None] = {n: "Kim" for n in table.names if n != "Kim"}
     votes["Kim"] = "Lou"
     cast_votes(table, {k: v for k, v in votes.items() if v is not None})
-    game = table.refresh()
-    assert game.phase == Phase.REVEAL
-    assert game.result == result_json(engine_result(table, votes))
-    assert game.result is not None
-    assert game.result["lynched"] == ["Kim"]
-    assert game.result["hunted"] == ["Lou"]
-    assert "tanner" in game.result["teams"]
+    assert table.phase() == "reveal"
+    result = table.state().result
+    assert result == result_json(engine_result(table, votes))
+    assert result is not None
+    assert result["lynched"] == ["Kim"]
+    assert result["hunted"] == ["Lou"]
+    assert "tanner" in result["teams"]
 
 
-def test_votes_in_other_games_do_not_count_towards_the_reveal() -> None:
-    table = play_to(Phase.VOTING)
-    other = play_to(Phase.VOTING)
+def test_a_lynched_tanner_wins_alone() -> None:
+    cards = {
+        "Ann": "werewolf",
+        "Ben": "tanner",
+        "Cat": "villager",
+        "left": "seer",
+        "middle": "villager",
+        "right": "robber",
+    }
+    table = play_to("voting", cards)
+    cast_votes(table, {"Ann": "Ben", "Ben": "Cat", "Cat": "Ben"})
+    result = table.state().result
+    assert result is not None
+    assert result["dead"] == ["Ben"]
+    assert result["winners"] == ["Ben"] and result["teams"] == ["tanner"]
+    assert result == result_json(engine_result(table, {"Ann": "Ben", "Ben": "Cat", "Cat": "Ben"}))
+
+
+def test_votes_in_other_tables_do_not_count_towards_the_reveal() -> None:
+    table = play_to("voting")
+    other = play_to("voting")
     cast_votes(other, {"Ann": "Ben", "Ben": "Cat"})
     cast_votes(table, {"Ann": "Ben", "Ben": "Cat"})
-    assert table.phase() == Phase.VOTING
-    assert other.phase() == Phase.VOTING
-    assert Game.objects.filter(phase=Phase.REVEAL).count() == 0
+    assert table.phase() == "voting"
+    assert other.phase() == "voting"
+    assert Table.objects.filter(phase="reveal").count() == 0

@@ -1,4 +1,5 @@
-"""Lobby services: game_create, seat_join, seat_remove, deck_update, game_start."""
+"""Lobby services: table_create, seat_join, seat_remove, table_lock_set, options_set (the deck,
+the time limits, the rules phrase) and table_start, with the One Night family."""
 
 from __future__ import annotations
 
@@ -9,39 +10,71 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import engine, services
-from games.engine import Role, Ruleset
-from games.models import CentreCard, Game, NightAction, Phase, Seat
-from games.services import NotAllowedError, ServiceError, WrongPhaseError
-from tests.factories import NAMES, THREE, create_lobby, deal_game, play_to
+from games.families.onenight import engine
+from games.families.onenight.engine import Role, Ruleset
+from games.families.onenight.options import RULES_PHRASE
+from games.tables import services
+from games.tables.models import CODE_ALPHABET, Move, Seat, Stage, Table
+from games.tables.services import NotAllowedError, ServiceError, WrongStageError
+from tests.factories import NAMES, THREE, TestTable, create_lobby, deal_game, play_to, table_state
 
 pytestmark = pytest.mark.django_db
 
 
-# --- game_create --------------------------------------------------------------------------------
+def create(host_name: str = "Ann", ruleset: str = "house", **kwargs: Any) -> Seat:
+    return services.table_create(family="onenight", ruleset=ruleset, host_name=host_name, **kwargs)
+
+
+def join(table: TestTable | Table, name: str, phrase: str = RULES_PHRASE) -> Seat:
+    target = table.table if isinstance(table, TestTable) else table
+    return services.seat_join(table=target, name=name, phrase=phrase)
+
+
+def options(table: TestTable) -> dict[str, Any]:
+    return table.refresh().options
+
+
+def set_options(table: TestTable, seat: Seat | None = None, **fields: str | list[str]) -> None:
+    posted = {k: v if isinstance(v, list) else [v] for k, v in fields.items()}
+    services.options_set(host=seat or table.host, fields=posted)
+
+
+def seat_count(table: TestTable) -> int:
+    return Seat.objects.filter(table=table.table).count()
+
+
+# --- table_create -------------------------------------------------------------------------------
 
 
 def test_create_seats_the_host_in_a_new_lobby() -> None:
-    host = services.game_create(host_name="Ann")
-    game = host.game
+    host = create()
+    table = Table.objects.get(pk=host.table_id)
     assert host.is_host and host.position == 0 and host.name == "Ann"
-    assert game.phase == Phase.LOBBY
-    assert game.ruleset == Ruleset.HOUSE
-    assert game.day_seconds == 30 * 60
-    assert game.night_seconds is None and game.vote_seconds is None
-    assert game.deadline is None
-    assert game.deck == []
-    assert len(game.code) == 8 and set(game.code) <= set("23456789ABCDEFGHJKMNPQRSTUVWXYZ")
-    assert list(game.seats.all()) == [host]
+    assert (table.family, table.ruleset) == ("onenight", "house")
+    assert table.stage == Stage.LOBBY and table.phase == "lobby"
+    assert table.options == {
+        "deck": [],
+        "day_minutes": 30,
+        "night_minutes": None,
+        "vote_minutes": None,
+        "rules_phrase": True,
+    }
+    assert table.deadline is None and table.state is None
+    assert len(table.code) == 8 and set(table.code) <= set(CODE_ALPHABET)
+    assert list(table.seats.all()) == [host]
 
 
-def test_create_stores_minutes_as_seconds() -> None:
-    host = services.game_create(
-        host_name="Ann", day_minutes=5, night_minutes=2, vote_minutes=1440, ruleset="official"
-    )
-    game = Game.objects.get(pk=host.game_id)
-    assert (game.day_seconds, game.night_seconds, game.vote_seconds) == (300, 120, 86400)
-    assert game.ruleset == "official"
+def test_options_store_the_minutes() -> None:
+    table = create_lobby(["Ann"], ruleset="official")
+    set_options(table, day_minutes="5", night_minutes="2", vote_minutes="1440")
+    stored = options(table)
+    assert (stored["day_minutes"], stored["night_minutes"], stored["vote_minutes"]) == (5, 2, 1440)
+    assert table.refresh().ruleset == "official"
+    # Empty optional limits mean no limit.
+    set_options(table, night_minutes="", vote_minutes="")
+    stored = options(table)
+    assert (stored["night_minutes"], stored["vote_minutes"]) == (None, None)
+    assert stored["day_minutes"] == 5  # fields not posted keep their value
 
 
 @pytest.mark.parametrize(
@@ -49,22 +82,31 @@ def test_create_stores_minutes_as_seconds() -> None:
     [
         ("house", None, True),
         ("official", None, False),
-        ("house", False, False),
-        ("official", True, True),
+        ("house", "no", False),
+        ("official", "yes", True),
     ],
 )
 def test_rules_phrase_default_depends_on_ruleset(
-    ruleset: str, given: bool | None, expected: bool
+    ruleset: str, given: str | None, expected: bool
 ) -> None:
-    host = services.game_create(host_name="Ann", ruleset=ruleset, require_rules_phrase=given)
-    assert host.game.require_rules_phrase is expected
+    host = create(ruleset=ruleset)
+    if given is not None:
+        services.options_set(host=host, fields={"rules_phrase": [given]})
+    assert Table.objects.get(pk=host.table_id).options["rules_phrase"] is expected
 
 
 @pytest.mark.parametrize("ruleset", ["", "House", "ultimate", "doppelganger"])
 def test_create_refuses_an_unknown_ruleset(ruleset: str) -> None:
-    with pytest.raises(ServiceError, match="house rules or the official rules"):
-        services.game_create(host_name="Ann", ruleset=ruleset)
-    assert Game.objects.count() == 0
+    with pytest.raises(ServiceError, match="Choose one of the rules on the page"):
+        create(ruleset=ruleset)
+    assert Table.objects.count() == 0
+
+
+@pytest.mark.parametrize("family", ["", "OneNight", "poker"])
+def test_create_refuses_an_unknown_game(family: str) -> None:
+    with pytest.raises(ServiceError, match="Choose one of the games on the page"):
+        services.table_create(family=family, ruleset="house", host_name="Ann")
+    assert Table.objects.count() == 0
 
 
 @pytest.mark.parametrize(
@@ -72,65 +114,71 @@ def test_create_refuses_an_unknown_ruleset(ruleset: str) -> None:
     [
         ("", "not empty"),
         ("   ", "not empty"),
-        ("x" * 25, "longer than 24"),
-        ("left", "centre card"),
-        ("MIDDLE", "centre card"),
-        (" Right ", "centre card"),
+        ("x" * 25, "at most 24 characters"),
+        ("left", "has a meaning in this game"),
+        ("MIDDLE", "has a meaning in this game"),
+        (" Right ", "has a meaning in this game"),
         ("Ann\x00", "control characters"),
         ("\u200b\u2800", "not empty"),  # nothing visible
+        ("Moderator", "the name of the app's own notes"),
+        ("Ann, Ben", "comma"),
     ],
 )
 def test_create_refuses_bad_host_names(name: str, message: str) -> None:
     with pytest.raises(ServiceError, match=message):
-        services.game_create(host_name=name)
-    assert Game.objects.count() == 0
+        create(host_name=name)
+    assert Table.objects.count() == 0
     assert Seat.objects.count() == 0
 
 
 def test_create_tidies_the_host_name() -> None:
-    host = services.game_create(host_name="  Ann \t  Lee  ")
-    assert host.name == "Ann Lee"
-    # NFC: a decomposed é is stored composed.
-    other = services.game_create(host_name="Rene\u0301")
-    assert other.name == "Ren\u00e9"
+    assert create(host_name="  Ann \t  Lee  ").name == "Ann Lee"
+    # A decomposed é is stored composed.
+    assert create(host_name="Rene\u0301").name == "Ren\u00e9"
     # NFKC, and invisible characters (zero-width, bidi controls) dropped.
-    other = services.game_create(host_name="\u202e\uff21nn\u200b")
-    assert other.name == "Ann"
+    assert create(host_name="\u202e\uff21nn\u200b").name == "Ann"
 
 
 @pytest.mark.parametrize(
-    ("field", "value"),
+    ("field", "value", "message"),
     [
-        ("day_minutes", 0),
-        ("day_minutes", -5),
-        ("day_minutes", 24 * 60 + 1),
-        ("day_minutes", None),
-        ("day_minutes", "30"),
-        ("day_minutes", 2.5),
-        ("day_minutes", True),
-        ("night_minutes", 0),
-        ("night_minutes", 24 * 60 + 1),
-        ("night_minutes", "5"),
-        ("vote_minutes", 0),
-        ("vote_minutes", -1),
-        ("vote_minutes", False),
+        ("day_minutes", "0", "from 1 to 1440"),
+        ("day_minutes", "-5", "from 1 to 1440"),
+        ("day_minutes", "1441", "from 1 to 1440"),
+        ("day_minutes", "", "Please give the day length in minutes"),
+        ("day_minutes", "abc", "whole number of minutes"),
+        ("day_minutes", "2.5", "whole number of minutes"),
+        ("day_minutes", "9" * 5000, "whole number of minutes"),
+        ("night_minutes", "0", "night time limit must be a whole number of minutes from 1"),
+        ("night_minutes", "1441", "from 1 to 1440"),
+        ("night_minutes", "five", "whole number of minutes"),
+        ("vote_minutes", "0", "vote limit must be a whole number of minutes from 1"),
+        ("vote_minutes", "-1", "from 1 to 1440"),
     ],
 )
-def test_create_refuses_bad_minutes(field: str, value: object) -> None:
-    with pytest.raises(ServiceError, match="minutes"):
-        services.game_create(host_name="Ann", **{field: value})  # type: ignore[arg-type]
-    assert Game.objects.count() == 0
+def test_options_refuse_bad_minutes(field: str, value: str, message: str) -> None:
+    table = create_lobby(["Ann"])
+    before = table_state(table.table.pk)
+    with pytest.raises(ServiceError, match=message):
+        set_options(table, **{field: value})
+    assert table_state(table.table.pk) == before
 
 
-def test_create_accepts_the_limits_of_the_minutes() -> None:
-    host = services.game_create(host_name="Ann", day_minutes=1, night_minutes=1, vote_minutes=1)
-    assert host.game.day_seconds == 60
-    host = services.game_create(host_name="Ann", day_minutes=1440, night_minutes=1440)
-    assert host.game.day_seconds == 86400
+def test_options_accept_the_limits_of_the_minutes() -> None:
+    table = create_lobby(["Ann"])
+    set_options(table, day_minutes="1", night_minutes="1", vote_minutes="1")
+    assert options(table)["day_minutes"] == 1
+    set_options(table, day_minutes="1440", night_minutes="1440", vote_minutes=" 1440 ")
+    stored = options(table)
+    assert (stored["day_minutes"], stored["night_minutes"], stored["vote_minutes"]) == (
+        1440,
+        1440,
+        1440,
+    )
 
 
-def test_game_codes_are_unique() -> None:
-    codes = {services.game_create(host_name="Ann").game.code for _ in range(30)}
+def test_table_codes_are_unique() -> None:
+    codes = {create().table.code for _ in range(30)}
     assert len(codes) == 30
 
 
@@ -149,12 +197,12 @@ def test_game_codes_are_unique() -> None:
     ],
 )
 def test_rules_phrase_ignores_case_spacing_and_punctuation(typed: str) -> None:
-    assert services.rules_phrase_matches(typed)
+    assert services.phrase_matches(typed, RULES_PHRASE)
 
 
 @pytest.mark.parametrize("typed", ["", "The Ocean", "The Ocean Chose You", "Ocean chose me the"])
 def test_rules_phrase_must_be_the_phrase(typed: str) -> None:
-    assert not services.rules_phrase_matches(typed)
+    assert not services.phrase_matches(typed, RULES_PHRASE)
 
 
 # --- seat_join ----------------------------------------------------------------------------------
@@ -162,7 +210,7 @@ def test_rules_phrase_must_be_the_phrase(typed: str) -> None:
 
 def test_join_seats_players_in_order() -> None:
     table = create_lobby(["Ann", "Ben", "Cat"])
-    seats = list(table.game.seats.order_by("position"))
+    seats = list(table.table.seats.order_by("position"))
     assert [(s.name, s.position, s.is_host) for s in seats] == [
         ("Ann", 0, True),
         ("Ben", 1, False),
@@ -172,93 +220,117 @@ def test_join_seats_players_in_order() -> None:
 
 
 def test_join_requires_the_rules_phrase_in_house_games() -> None:
-    host = services.game_create(host_name="Ann")
+    host = create()
     with pytest.raises(ServiceError, match="The Ocean Chose Me"):
-        services.seat_join(game=host.game, name="Ben")
+        services.seat_join(table=host.table, name="Ben")
     with pytest.raises(ServiceError, match="The Ocean Chose Me"):
-        services.seat_join(game=host.game, name="Ben", rules_phrase="the ocean")
-    assert host.game.seats.count() == 1
-    seat = services.seat_join(game=host.game, name="Ben", rules_phrase="the OCEAN chose me!!")
+        services.seat_join(table=host.table, name="Ben", phrase="the ocean")
+    assert host.table.seats.count() == 1
+    seat = services.seat_join(table=host.table, name="Ben", phrase="the OCEAN chose me!!")
     assert seat.position == 1
 
 
 def test_join_needs_no_phrase_when_it_is_off() -> None:
-    host = services.game_create(host_name="Ann", ruleset="official")
-    seat = services.seat_join(game=host.game, name="Ben")
-    assert seat.name == "Ben"
+    host = create(ruleset="official")
+    assert services.seat_join(table=host.table, name="Ben").name == "Ben"
+    house = create()
+    services.options_set(host=house, fields={"rules_phrase": ["no"]})
+    assert services.seat_join(table=house.table, name="Ben").name == "Ben"
 
 
 @pytest.mark.parametrize(("ruleset", "limit"), [("house", 12), ("official", 13)])
 def test_join_stops_at_the_rulesets_table_size(ruleset: str, limit: int) -> None:
     assert engine.max_players(Ruleset(ruleset)) == limit
     table = create_lobby(NAMES[:limit], ruleset=ruleset)
-    assert table.game.seats.count() == limit
-    with pytest.raises(ServiceError, match=f"The table is full: the {ruleset} rules allow {limit}"):
-        services.seat_join(game=table.game, name="Zed", rules_phrase=services.RULES_PHRASE)
-    assert table.game.seats.count() == limit
+    assert seat_count(table) == limit
+    with pytest.raises(ServiceError, match=f"The table is full: these rules allow {limit} players"):
+        join(table, "Zed")
+    assert seat_count(table) == limit
 
 
-@pytest.mark.parametrize("name", ["Ben", "ben", "BEN", " ben ", "BeN"])
-def test_join_refuses_a_name_already_taken_ignoring_case(name: str) -> None:
+@pytest.mark.parametrize("name", ["Ben", "ben", "BEN", " ben ", "BeN", "B\u0435n"])
+def test_join_refuses_a_name_already_taken_ignoring_case_and_look_alikes(name: str) -> None:
     table = create_lobby(["Ann", "Ben"])
     with pytest.raises(ServiceError, match="already at the table"):
-        services.seat_join(game=table.game, name=name, rules_phrase=services.RULES_PHRASE)
-    assert table.game.seats.count() == 2
+        join(table, name)
+    assert seat_count(table) == 2
+
+
+@pytest.mark.parametrize(("seated", "typed"), [("Ali", "ALI"), ("ALI", "ali"), ("Ida", "lda")])
+def test_join_refuses_a_name_in_capitals_even_where_the_skeleton_reads_i_as_l(
+    seated: str, typed: str
+) -> None:
+    """The look-alike check folds case both before and after it compares skeletons: a capital
+    I reads as an l, yet "ALI" is still "Ali"."""
+    table = create_lobby(["Ann", seated])
+    with pytest.raises(ServiceError, match="already at the table"):
+        join(table, typed)
+    assert seat_count(table) == 2
 
 
 def test_join_refuses_the_hosts_name() -> None:
     table = create_lobby(["Ann"])
     with pytest.raises(ServiceError, match="Someone called ANN is already at the table"):
-        services.seat_join(game=table.game, name="ANN", rules_phrase=services.RULES_PHRASE)
+        join(table, "ANN")
 
 
-@pytest.mark.parametrize("name", ["", "  ", "left", "Middle", "x" * 25, "a\nb\x07"])
+@pytest.mark.parametrize("name", ["", "  ", "left", "Middle", "x" * 25, "a\nb\x07", "moderator"])
 def test_join_refuses_bad_names(name: str) -> None:
     table = create_lobby(["Ann"])
     with pytest.raises(ServiceError):
-        services.seat_join(game=table.game, name=name, rules_phrase=services.RULES_PHRASE)
-    assert table.game.seats.count() == 1
+        join(table, name)
+    assert seat_count(table) == 1
 
 
 def test_join_accepts_unicode_and_markup_names_as_text() -> None:
     table = create_lobby(["Ann"])
     for name in ["Zoë", "李雷", "<b>Bo</b>", "O'Neil & Co", "🐺 Wolfie"]:
-        seat = services.seat_join(game=table.game, name=name, rules_phrase=services.RULES_PHRASE)
-        assert seat.name == name
+        assert join(table, name).name == name
 
 
-@pytest.mark.parametrize("phase", [Phase.NIGHT, Phase.DAY, Phase.VOTING, Phase.REVEAL])
+@pytest.mark.parametrize("phase", ["night", "day", "voting", "reveal"])
 def test_join_only_in_the_lobby(phase: str) -> None:
     table = play_to(phase)
-    with pytest.raises(WrongPhaseError):
-        services.seat_join(game=table.game, name="Zed", rules_phrase=services.RULES_PHRASE)
-    assert table.game.seats.count() == 3
+    with pytest.raises(WrongStageError):
+        join(table, "Zed")
+    assert seat_count(table) == 3
 
 
 def test_join_refused_in_a_cancelled_lobby() -> None:
     table = create_lobby(["Ann"])
-    services.game_cancel(game=table.game)
-    with pytest.raises(WrongPhaseError, match="cancelled"):
-        services.seat_join(game=table.game, name="Ben", rules_phrase=services.RULES_PHRASE)
+    services.table_cancel(table=table.table)
+    with pytest.raises(WrongStageError, match="cancelled"):
+        join(table, "Ben")
 
 
-def test_join_reads_the_phase_from_the_database_not_the_stale_object() -> None:
+def test_join_reads_the_stage_from_the_database_not_the_stale_object() -> None:
     table = create_lobby(["Ann", "Ben", "Cat"])
-    stale = Game.objects.get(pk=table.game.pk)
-    services.game_start(host=table.seat("Ann"))
-    assert stale.phase == Phase.LOBBY
-    with pytest.raises(WrongPhaseError):
-        services.seat_join(game=stale, name="Dan", rules_phrase=services.RULES_PHRASE)
+    stale = Table.objects.get(pk=table.table.pk)
+    services.table_start(host=table.seat("Ann"))
+    assert stale.stage == Stage.LOBBY
+    with pytest.raises(WrongStageError):
+        join(stale, "Dan")
+    assert seat_count(table) == 3
 
 
 def test_join_after_a_removal_takes_the_next_position() -> None:
     table = create_lobby(["Ann", "Ben", "Cat"])
     services.seat_remove(host=table.host, seat_id=table.seats["Ben"].pk)
-    seat = services.seat_join(game=table.game, name="Dan", rules_phrase=services.RULES_PHRASE)
-    assert seat.position == 3
+    assert join(table, "Dan").position == 3
     # The removed name is free again.
-    seat = services.seat_join(game=table.game, name="ben", rules_phrase=services.RULES_PHRASE)
-    assert seat.position == 4
+    assert join(table, "ben").position == 4
+
+
+def test_each_change_in_the_lobby_bumps_the_version() -> None:
+    table = create_lobby(["Ann"])
+    versions = [table.refresh().version]
+    join(table, "Ben")
+    versions.append(table.refresh().version)
+    set_options(table, day_minutes="10")
+    versions.append(table.refresh().version)
+    services.table_lock_set(host=table.host, locked=True)
+    versions.append(table.refresh().version)
+    assert versions == sorted(set(versions))
 
 
 # --- seat_remove --------------------------------------------------------------------------------
@@ -267,144 +339,167 @@ def test_join_after_a_removal_takes_the_next_position() -> None:
 def test_host_removes_a_player() -> None:
     table = create_lobby(["Ann", "Ben", "Cat"])
     services.seat_remove(host=table.host, seat_id=table.seats["Cat"].pk)
-    assert list(table.game.seats.values_list("name", flat=True)) == ["Ann", "Ben"]
+    assert list(table.table.seats.values_list("name", flat=True)) == ["Ann", "Ben"]
 
 
 def test_only_the_host_removes() -> None:
     table = create_lobby(["Ann", "Ben", "Cat"])
     with pytest.raises(NotAllowedError, match="Only the host"):
         services.seat_remove(host=table.seats["Ben"], seat_id=table.seats["Cat"].pk)
-    assert table.game.seats.count() == 3
+    assert seat_count(table) == 3
 
 
 def test_host_cannot_remove_themselves() -> None:
     table = create_lobby(["Ann", "Ben"])
     with pytest.raises(ServiceError, match="cannot remove themselves"):
         services.seat_remove(host=table.host, seat_id=table.host.pk)
-    assert table.game.seats.count() == 2
+    assert seat_count(table) == 2
 
 
-def test_host_cannot_remove_a_seat_of_another_game() -> None:
+def test_host_cannot_remove_a_seat_of_another_table() -> None:
     table = create_lobby(["Ann", "Ben"])
     other = create_lobby(["Xia", "Yan"])
     with pytest.raises(ServiceError, match="not at this table"):
         services.seat_remove(host=table.host, seat_id=other.seats["Yan"].pk)
     with pytest.raises(ServiceError, match="not at this table"):
         services.seat_remove(host=table.host, seat_id=999_999)
-    assert other.game.seats.count() == 2
+    assert seat_count(other) == 2
 
 
-@pytest.mark.parametrize("phase", [Phase.NIGHT, Phase.DAY, Phase.VOTING, Phase.REVEAL])
+def test_a_removed_seat_can_do_nothing_more() -> None:
+    table = create_lobby(["Ann", "Ben", "Cat"])
+    cat = table.seat("Cat")
+    services.seat_remove(host=table.host, seat_id=cat.pk)
+    with pytest.raises(NotAllowedError, match="not seated"):
+        services.chat_post(seat=cat, text="still here?")
+
+
+@pytest.mark.parametrize("phase", ["night", "day", "voting", "reveal"])
 def test_remove_only_in_the_lobby(phase: str) -> None:
     table = play_to(phase)
-    with pytest.raises(WrongPhaseError):
+    with pytest.raises(WrongStageError):
         services.seat_remove(host=table.seat("Ann"), seat_id=table.seats["Cat"].pk)
-    assert table.game.seats.count() == 3
+    assert seat_count(table) == 3
 
 
-# --- deck_update --------------------------------------------------------------------------------
+# --- table_lock_set -----------------------------------------------------------------------------
+
+
+def test_a_locked_table_takes_nobody_new_and_keeps_its_seats() -> None:
+    table = create_lobby(["Ann", "Ben"])
+    services.table_lock_set(host=table.host, locked=True)
+    assert table.refresh().joins_locked
+    with pytest.raises(NotAllowedError, match="The host has locked this table"):
+        join(table, "Cat")
+    assert seat_count(table) == 2
+    services.table_lock_set(host=table.host, locked=False)
+    assert join(table, "Cat").position == 2
+
+
+def test_only_the_host_locks_and_only_in_the_lobby() -> None:
+    table = create_lobby(["Ann", "Ben", "Cat"])
+    with pytest.raises(NotAllowedError, match="Only the host"):
+        services.table_lock_set(host=table.seats["Ben"], locked=True)
+    assert not table.refresh().joins_locked
+    started = play_to("night")
+    with pytest.raises(WrongStageError):
+        services.table_lock_set(host=started.seat("Ann"), locked=True)
+
+
+# --- the deck (options_set) ---------------------------------------------------------------------
 
 
 def test_host_sets_the_deck() -> None:
     table = create_lobby(["Ann", "Ben", "Cat"])
-    deck = services.deck_update(
-        host=table.host, counts={"werewolf": 2, "seer": "1", "villager": 3, "tanner": 0}
-    )
-    assert Counter(deck) == Counter({Role.WEREWOLF: 2, Role.SEER: 1, Role.VILLAGER: 3})
-    assert Counter(table.refresh().deck) == Counter({"werewolf": 2, "seer": 1, "villager": 3})
-    assert services.current_deck(table.game, 3) == deck
+    set_options(table, count_werewolf="2", count_seer="1", count_villager="3", count_tanner="0")
+    assert Counter(options(table)["deck"]) == Counter({"werewolf": 2, "seer": 1, "villager": 3})
 
 
-def test_none_goes_back_to_the_suggested_deck() -> None:
+def test_suggested_goes_back_to_the_suggested_deck() -> None:
     table = create_lobby(["Ann", "Ben", "Cat", "Dan"])
-    services.deck_update(host=table.host, counts={"villager": 3})
-    deck = services.deck_update(host=table.host, counts=None)
-    assert deck == []
-    game = table.refresh()
-    assert game.deck == []
-    assert services.current_deck(game, 4) == engine.default_deck(Ruleset.HOUSE, 4)
+    set_options(table, count_villager="3")
+    set_options(table, suggested="1", count_werewolf="2")
+    assert options(table)["deck"] == []
+    services.table_start(host=table.host)
+    dealt = Counter(table.state().raw["cards"].values())
+    assert dealt == Counter(r.value for r in engine.default_deck(Ruleset.HOUSE, 4))
 
 
 @pytest.mark.parametrize(
-    ("counts", "message"),
+    ("fields", "message"),
     [
-        ({"werewolf": 3}, "0 to 2 Werewolf"),
-        ({"villager": 4}, "0 to 3 Villager"),
-        ({"seer": 2}, "0 to 1 Seer"),
-        ({"seer": -1}, "0 to 1 Seer"),
-        ({"doppelganger": 1}, "Doppelganger is not used in the house rules"),
-        ({"vampire": 1}, "'vampire' is not a role"),
-        ({"Werewolf": 1}, "'Werewolf' is not a role"),
-        ({"seer": "one"}, "whole number"),
-        ({"seer": "1.5"}, "whole number"),
-        ({"seer": None}, "whole number"),
-        ({"seer": "9" * 5000}, "whole number"),
+        ({"count_werewolf": "3"}, "0 to 2 Werewolf"),
+        ({"count_villager": "4"}, "0 to 3 Villager"),
+        ({"count_seer": "2"}, "0 to 1 Seer"),
+        ({"count_seer": "-1"}, "0 to 1 Seer"),
+        ({"count_doppelganger": "1"}, "Doppelganger is not used in the house rules"),
+        ({"count_vampire": "1"}, "'vampire' is not a role"),
+        ({"count_Werewolf": "1"}, "'Werewolf' is not a role"),
+        ({"count_seer": "one"}, "whole number"),
+        ({"count_seer": "1.5"}, "whole number"),
+        ({"count_seer": "9" * 5000}, "whole number"),
     ],
 )
-def test_deck_update_refuses_bad_counts(counts: dict[str, object], message: str) -> None:
+def test_deck_refuses_bad_counts(fields: dict[str, str], message: str) -> None:
     table = create_lobby(["Ann", "Ben", "Cat"])
-    services.deck_update(host=table.host, counts={"villager": 1})
+    set_options(table, count_villager="1")
     with pytest.raises(ServiceError, match=message):
-        services.deck_update(host=table.host, counts=counts)
-    assert table.refresh().deck == ["villager"]
+        set_options(table, **fields)
+    assert options(table)["deck"] == ["villager"]
 
 
 def test_official_deck_allows_the_doppelganger() -> None:
     table = create_lobby(["Ann", "Ben", "Cat"], ruleset="official")
-    deck = services.deck_update(host=table.host, counts={"doppelganger": 1})
-    assert deck == [Role.DOPPELGANGER]
+    set_options(table, count_doppelganger="1")
+    assert options(table)["deck"] == [Role.DOPPELGANGER.value]
 
 
-def test_only_the_host_sets_the_deck() -> None:
+def test_only_the_host_sets_options() -> None:
     table = create_lobby(["Ann", "Ben", "Cat"])
-    with pytest.raises(NotAllowedError):
-        services.deck_update(host=table.seats["Ben"], counts={"villager": 1})
-    with pytest.raises(NotAllowedError):
-        services.deck_update(host=table.seats["Ben"], counts=None)
-    assert table.refresh().deck == []
+    for fields in ({"count_villager": "1"}, {"suggested": "1"}, {"day_minutes": "5"}):
+        with pytest.raises(NotAllowedError):
+            set_options(table, table.seats["Ben"], **fields)
+    assert options(table)["deck"] == []
+    assert options(table)["day_minutes"] == 30
 
 
-def test_deck_update_only_in_the_lobby() -> None:
-    table = play_to(Phase.NIGHT)
-    before = table.refresh().deck
-    with pytest.raises(WrongPhaseError):
-        services.deck_update(host=table.seat("Ann"), counts={"villager": 1})
-    assert table.refresh().deck == before
+def test_options_only_in_the_lobby() -> None:
+    table = play_to("night")
+    before = options(table)
+    with pytest.raises(WrongStageError):
+        set_options(table, table.seat("Ann"), count_villager="1")
+    assert options(table) == before
 
 
-# --- game_start ---------------------------------------------------------------------------------
+# --- table_start --------------------------------------------------------------------------------
 
 
 def test_start_deals_every_card_and_begins_the_night() -> None:
     table = create_lobby(["Ann", "Ben", "Cat", "Dan"])
     deck = ["werewolf", "werewolf", "seer", "robber", "troublemaker", "villager", "drunk"]
-    services.deck_update(host=table.host, counts=Counter(deck))
+    set_options(table, **{f"count_{role}": str(n) for role, n in Counter(deck).items()})
     now = timezone.now()
-    game = services.game_start(host=table.host, now=now)
-    assert game.phase == Phase.NIGHT
-    game = table.refresh()
-    assert game.phase == Phase.NIGHT
-    assert game.started_at == now
-    assert game.deadline is None  # no night time limit
-    seats = list(game.seats.order_by("position"))
-    centre = {c.position: c.start_role for c in game.centre_cards.all()}
-    assert set(centre) == {"left", "middle", "right"}
-    dealt = [s.start_role for s in seats] + [centre[p] for p in ("left", "middle", "right")]
-    assert Counter(dealt) == Counter(deck)
-    # The stored deck is the deal, in deal order.
-    assert game.deck == dealt
-    assert all(s.final_role == "" for s in seats)
-    assert sorted(game.vote_ring) == sorted(s.pk for s in seats)
-    assert len(game.vote_ring) == len(set(game.vote_ring)) == 4
-    assert not NightAction.objects.filter(game=game).exists()
+    started = services.table_start(host=table.host, now=now)
+    assert started.stage == Stage.PLAYING and started.phase == "night"
+    stored = table.refresh()
+    assert (stored.stage, stored.phase, stored.phase_label) == (Stage.PLAYING, "night", "Night")
+    assert stored.started_at == now
+    assert stored.deadline is None  # no night time limit
+    state = table.state()
+    cards = state.raw["cards"]
+    assert set(cards) == {"Ann", "Ben", "Cat", "Dan", "left", "middle", "right"}
+    assert Counter(cards.values()) == Counter(deck)
+    seat_ids = [s.pk for s in table.table.seats.order_by("position")]
+    assert [i for i, _ in state.players] == seat_ids
+    assert sorted(state.ring) == sorted(seat_ids) and len(state.ring) == 4
+    assert state.actions == {} and state.votes == {} and state.ready == []
+    assert Move.objects.filter(table=table.table, kind="start").count() == 1
 
 
 def test_start_with_the_suggested_deck() -> None:
     table = create_lobby(NAMES[:5])
-    services.game_start(host=table.host)
-    game = table.refresh()
-    dealt = Counter(s.start_role for s in game.seats.all())
-    dealt.update(c.start_role for c in game.centre_cards.all())
+    services.table_start(host=table.host)
+    dealt = Counter(table.state().raw["cards"].values())
     assert dealt == Counter(r.value for r in engine.default_deck(Ruleset.HOUSE, 5))
 
 
@@ -414,11 +509,11 @@ def test_the_deal_and_ring_are_shuffled() -> None:
     rings = set()
     for _ in range(20):
         table = create_lobby(NAMES[:6])
-        services.game_start(host=table.host)
-        game = table.refresh()
-        deals.add(tuple(game.deck))
-        positions = {s.pk: s.position for s in game.seats.all()}
-        rings.add(tuple(positions[i] for i in game.vote_ring))
+        services.table_start(host=table.host)
+        state = table.state()
+        deals.add(tuple(state.raw["cards"][p] for p in state.deal.positions))
+        positions = {s.pk: s.position for s in table.table.seats.all()}
+        rings.add(tuple(positions[i] for i in state.ring))
     assert len(deals) > 1
     assert len(rings) > 1
 
@@ -426,27 +521,26 @@ def test_the_deal_and_ring_are_shuffled() -> None:
 def test_start_sets_a_night_deadline_only_with_a_night_limit() -> None:
     now = timezone.now()
     table = deal_game(night_minutes=3, now=now, **THREE)
-    assert table.game.deadline == now + timedelta(minutes=3)
+    assert table.table.deadline == now + timedelta(minutes=3)
     table = deal_game(now=now, **THREE)
-    assert table.game.deadline is None
+    assert table.table.deadline is None
 
 
 def test_only_the_host_starts() -> None:
     table = create_lobby(["Ann", "Ben", "Cat"])
+    before = table_state(table.table.pk)
     with pytest.raises(NotAllowedError):
-        services.game_start(host=table.seats["Ben"])
-    assert table.refresh().phase == Phase.LOBBY
-    assert not CentreCard.objects.exists()
+        services.table_start(host=table.seats["Ben"])
+    assert table_state(table.table.pk) == before
 
 
 @pytest.mark.parametrize("names", [["Ann"], ["Ann", "Ben"]])
 def test_start_needs_three_players(names: list[str]) -> None:
     table = create_lobby(names)
-    with pytest.raises(ServiceError, match="needs 3 to 13 players"):
-        services.game_start(host=table.host)
-    assert table.refresh().phase == Phase.LOBBY
-    assert not CentreCard.objects.exists()
-    assert all(s.start_role == "" for s in table.game.seats.all())
+    before = table_state(table.table.pk)
+    with pytest.raises(ServiceError, match="At least 3 players are needed to start"):
+        services.table_start(host=table.host)
+    assert table_state(table.table.pk) == before
 
 
 @pytest.mark.parametrize(
@@ -458,63 +552,59 @@ def test_start_needs_three_players(names: list[str]) -> None:
 )
 def test_start_needs_players_plus_three_cards(counts: dict[str, int], message: str) -> None:
     table = create_lobby(["Ann", "Ben", "Cat"])
-    services.deck_update(host=table.host, counts=counts)
+    set_options(table, **{f"count_{r}": str(n) for r, n in counts.items()})
+    before = table_state(table.table.pk)
     with pytest.raises(ServiceError, match=message):
-        services.game_start(host=table.host)
-    game = table.refresh()
-    assert game.phase == Phase.LOBBY
-    assert game.started_at is None and game.vote_ring == []
-    assert not CentreCard.objects.exists()
+        services.table_start(host=table.host)
+    assert table_state(table.table.pk) == before
+    assert table.refresh().started_at is None
 
 
 def test_start_official_needs_both_masons() -> None:
     table = create_lobby(["Ann", "Ben", "Cat"], ruleset="official")
-    services.deck_update(host=table.host, counts={"mason": 1, "werewolf": 2, "villager": 3})
+    set_options(table, count_mason="1", count_werewolf="2", count_villager="3")
     with pytest.raises(ServiceError, match="both Mason cards or neither"):
-        services.game_start(host=table.host)
-    assert table.refresh().phase == Phase.LOBBY
+        services.table_start(host=table.host)
+    assert table.refresh().stage == Stage.LOBBY
 
 
 def test_start_is_refused_once_started() -> None:
-    table = play_to(Phase.NIGHT)
-    deck = table.refresh().deck
-    with pytest.raises(WrongPhaseError, match="night"):
-        services.game_start(host=table.seat("Ann"))
-    assert table.refresh().deck == deck
-    assert CentreCard.objects.filter(game=table.game).count() == 3
+    table = play_to("night")
+    before = table_state(table.table.pk)
+    with pytest.raises(WrongStageError, match="The game has started"):
+        services.table_start(host=table.seat("Ann"))
+    assert table_state(table.table.pk) == before
 
 
 def test_a_custom_deck_no_longer_fits_after_a_player_leaves() -> None:
     table = create_lobby(["Ann", "Ben", "Cat", "Dan"])
-    services.deck_update(
-        host=table.host, counts={"werewolf": 2, "seer": 1, "robber": 1, "villager": 3}
-    )
+    set_options(table, count_werewolf="2", count_seer="1", count_robber="1", count_villager="3")
     services.seat_remove(host=table.host, seat_id=table.seats["Dan"].pk)
     with pytest.raises(ServiceError, match="3 players need 6 cards"):
-        services.game_start(host=table.host)
+        services.table_start(host=table.host)
 
 
-# --- game creation cap --------------------------------------------------------------------------
+# --- table creation cap -------------------------------------------------------------------------
 
 
-def test_one_client_creates_a_limited_number_of_games_per_minute(settings: Any) -> None:
+def test_one_client_creates_a_limited_number_of_tables_per_minute(settings: Any) -> None:
     settings.GAMES_PER_MINUTE = 2
     for _ in range(2):
-        services.game_create(host_name="Ann", creator_key="k1")
+        create(creator_key="k1")
     with pytest.raises(ServiceError, match="You have created 2 games in the last minute"):
-        services.game_create(host_name="Ann", creator_key="k1")
-    assert Game.objects.count() == 2
+        create(creator_key="k1")
+    assert Table.objects.count() == 2
     # Other clients, and callers with no key (tests, scripts), are not limited by it.
-    services.game_create(host_name="Ann", creator_key="k2")
-    services.game_create(host_name="Ann")
+    create(creator_key="k2")
+    create()
     # A minute later the client may create again.
     later = timezone.now() + timedelta(minutes=1, seconds=1)
-    services.game_create(host_name="Ann", creator_key="k1", now=later)
-    assert Game.objects.count() == 5
+    create(creator_key="k1", now=later)
+    assert Table.objects.count() == 5
 
 
 def test_a_refused_create_does_not_count_towards_the_cap(settings: Any) -> None:
     settings.GAMES_PER_MINUTE = 1
     with pytest.raises(ServiceError):
-        services.game_create(host_name="left", creator_key="k1")
-    services.game_create(host_name="Ann", creator_key="k1")
+        create(host_name="left", creator_key="k1")
+    create(creator_key="k1")

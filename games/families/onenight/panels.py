@@ -253,13 +253,13 @@ CLOCK = {"night": "Night ends in", "day": "Time left in the day", "voting": "Vot
 
 
 def _progress(state: OneNightState) -> str:
+    if state.phase not in PROGRESS:
+        return ""  # a lobby cancelled before the deal has no actions, votes or ready list
     counts = {
         "night": len(state.complete_actions()),
         "day": len(state.ready),
         "voting": len(state.votes),
     }
-    if state.phase not in counts:
-        return ""
     return PROGRESS[state.phase].format(n=counts[state.phase], total=len(state.players))
 
 

@@ -233,7 +233,7 @@ def copy(
 def act(
     table: TableInfo, seat: SeatInfo, fields: Mapping[str, Sequence[str]], now: datetime
 ) -> Change:
-    """A seat's night action, final once sent; no targets (or "no action") is no action. For
+    """A seat's night action, final once sent; "no action" (its own button) is no action. For
     a Doppelganger that copied, the copied role's own action. The last action resolves the
     night in the same move."""
     state = _expect(table, "night")
@@ -242,6 +242,9 @@ def act(
     if existing is not None and existing["complete"]:
         raise FamilyError("You already sent your night action; it is final.")
     named = [] if fields.get("no_action") else _named_targets(state, fields.get("targets", ()))
+    if not named and not fields.get("no_action"):
+        # A form sent with nothing picked is not "no action": that is its own button.
+        raise FamilyError("Pick your target, or choose “no action”.")
     if deal.cards.get(seat.name) is Role.DOPPELGANGER and existing is None and named:
         # The copy comes first, on its own: checking a whole action at once would answer with
         # the rule of whatever card it names, a peek at any card before choosing.
