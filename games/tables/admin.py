@@ -151,6 +151,11 @@ class TableAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # tables are opened from the home page, where the host takes a seat
 
+    def has_change_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
+        # The list's actions (move on, cancel) go through the services; a table's own page is
+        # read-only, with no Save that could write back a row read before a move.
+        return obj is None and super().has_change_permission(request, obj)
+
     def change_view(
         self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
     ) -> Any:

@@ -34,6 +34,7 @@ CORE_VIEWS = {
     "options",
     "remove_seat",
     "lock",
+    "clock",
     "start",
     "cancel",
     "move",

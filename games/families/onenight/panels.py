@@ -273,7 +273,7 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> OneNightView:
     view: dict[str, Any] = {"phase": phase, "me": viewer, "players": players}
     night = state.night() if phase in ("day", "voting", "reveal") else None
     me = state.name_of(viewer.id) if viewer is not None else None
-    if me is not None:
+    if me is not None and phase != "cancelled":  # a cancelled game shows nobody's card
         view["role"] = role_message(state.deal, me)
         if phase == "night":
             mine = state.actions.get(me)

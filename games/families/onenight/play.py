@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -381,12 +381,14 @@ def _reveal(table: TableInfo, raw: dict[str, Any]) -> Change:
         "reason": result.outcome.reason,
     }
     revealed = {**raw, "phase": "reveal", "result": outcome}
-    return _change(
+    change = _change(
         table,
         revealed,
         deadline=None,
         notes=["Every vote is in. The cards are turned over: see the reveal."],
     )
+    ids = {name: seat_id for seat_id, name in state.players}
+    return replace(change, dead=frozenset(ids[name] for name in result.vote.dead))
 
 
 # --- The clock and the host ----------------------------------------------------------------------
