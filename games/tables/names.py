@@ -125,17 +125,24 @@ def _words(name: str) -> list[str]:
     return [w for w in re.split(r"[\W_]+", name) if w]
 
 
+def name_keys(name: str) -> frozenset[str]:
+    """What a name reads as in any case: `name_key` of the name as typed and of its small
+    letters. The skeleton maps a capital I to a small l, so "MIDDLE" and "middle", or "Mia" and
+    "MIA" written with a Greek capital iota, only meet once case is folded first."""
+    return frozenset((name_key(name), name_key(name.casefold())))
+
+
 def reads_as(name: str, words: Iterable[str]) -> bool:
     """True if every word of the name reads as one of `words` ("left", "Left middle", "left"
-    with a Cyrillic e, for One Night's centre positions)."""
-    keys = {name_key(w) for w in words}
+    with a Cyrillic e, "MIDDLE", for One Night's centre positions)."""
+    keys = frozenset().union(*(name_keys(w) for w in words))
     parts = _words(name)
-    return bool(parts) and all(name_key(w) in keys for w in parts)
+    return bool(parts) and all(name_keys(w) & keys for w in parts)
 
 
 def reads_as_moderator(name: str) -> bool:
     """True if the name holds something that reads as "Moderator", the app's own voice."""
-    return name_key(MODERATOR) in name_key(name)
+    return any(m in k for m in name_keys(MODERATOR) for k in name_keys(name))
 
 
 def clean_name(name: object, reserved: Iterable[str] = ()) -> str:
@@ -161,6 +168,6 @@ def clean_name(name: object, reserved: Iterable[str] = ()) -> str:
 
 def clashing_name(name: str, seated: Iterable[str]) -> str | None:
     """The seated name that `name` (already cleaned) would be taken for, if any: one that
-    reads the same (`name_key`), which covers the same name in another case."""
-    key = name_key(name)
-    return next((s for s in seated if name_key(s) == key), None)
+    reads the same in some case (`name_keys`), which covers the same name in another case."""
+    keys = name_keys(name)
+    return next((s for s in seated if name_keys(s) & keys), None)
