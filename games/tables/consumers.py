@@ -103,6 +103,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         else:
             await self.send_json({"type": "error", "message": "Unknown message."})
 
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not text_data:  # an empty or binary frame: Channels would raise and end the socket
+            await self.send_json({"type": "error", "message": "Send text frames (JSON)."})
+            return
+        await super().receive(text_data=text_data)
+
     async def decode_json(self, text_data: str) -> Any:
         try:
             return await super().decode_json(text_data)

@@ -1,16 +1,31 @@
-"""Shared pieces of the security suite: role-word scanning, snapshots and request helpers."""
+"""Shared pieces of the security suite: role-word scanning, snapshots, reading answers, and
+websockets opened on the project's own ASGI application.
+
+The suite keeps its own helpers (rather than borrowing the web or realtime tests'), so that it
+reads the pages and frames exactly as an outsider would: the HTML, the JSON, nothing else.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import html
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from importlib import import_module
 from typing import Any
 
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.http import HttpResponse
+from django.urls import reverse
 
-from games.engine import Role, Team
-from games.models import CentreCard, ChatMessage, Game, NightAction, Seat, SeatTaken, Vote
+from games.families.onenight.engine import Role, Team
+from games.tables.models import ChatLine, Move, Seat, SeatTaken, Table
+from tests.factories import TestTable
+
+# --- Role words -----------------------------------------------------------------------------
 
 # Every way a page could name a role: the title or value in any case, and plurals, wherever it
 # stands (text, attribute, CSS class such as team-werewolf, hidden input, data-*, comment).
@@ -32,24 +47,68 @@ _ROLE_STEMS: dict[str, Role] = {
 ROLE_WORD = re.compile(r"\b(" + "|".join(f"(?:{s})" for s in _ROLE_STEMS) + r")\b", re.I)
 _STEM_PATTERNS = [(re.compile(f"^(?:{s})$", re.I), role) for s, role in _ROLE_STEMS.items()]
 
-# The POST routes of games/urls.py that take just the game's code in their path.
-POST_ROUTES = (
-    "deck",
-    "lock",
-    "start",
-    "cancel",
-    "night_action",
-    "end_day",
-    "ready",
-    "vote",
-    "play_again",
-)
-
+# The role card is styled with its team (class team-werewolf for a minion): the role a team's
+# class names, if any.
 TEAM_ROLE: dict[Team, Role | None] = {
     Team.TOWN: None,
     Team.WEREWOLF: Role.WEREWOLF,
     Team.TANNER: Role.TANNER,
 }
+
+# The phases of a One Night table, as the audit and the matrices name them (Table.phase).
+LOBBY, NIGHT, DAY, VOTING, REVEAL, CANCELLED = (
+    "lobby",
+    "night",
+    "day",
+    "voting",
+    "reveal",
+    "cancelled",
+)
+PHASES = [LOBBY, NIGHT, DAY, VOTING, REVEAL, CANCELLED]
+
+# What a seat is told when a game move does not fit the table's phase (the core's stage check
+# for the lobby and the end, One Night's own for the phases of play).
+MOVE_OUT_OF_PHASE: dict[str, str] = {
+    LOBBY: "The game has not started yet.",
+    NIGHT: "It is night: that can't be done now.",
+    DAY: "It is the day: that can't be done now.",
+    VOTING: "Voting is under way: that can't be done now.",
+    REVEAL: "This game is over.",
+    CANCELLED: "This game was cancelled.",
+}
+# What the host is told when a lobby form (options, lock, remove, start) comes too late.
+LOBBY_ONLY: dict[str, str] = {
+    NIGHT: "The game has started: that can't be done now.",
+    DAY: "The game has started: that can't be done now.",
+    VOTING: "The game has started: that can't be done now.",
+    REVEAL: "This game is over.",
+    CANCELLED: "This game was cancelled.",
+}
+
+# The POST routes that take just the table's code (and, for a move, its kind) in their path.
+POST_ROUTES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("options", ()),
+    ("lock", ()),
+    ("start", ()),
+    ("cancel", ()),
+    ("move", ("copy",)),
+    ("move", ("action",)),
+    ("move", ("ready",)),
+    ("move", ("end_day",)),
+    ("move", ("vote",)),
+    ("chat", ()),
+    ("play_again", ()),
+)
+
+
+def post_path(code: str, route: tuple[str, tuple[str, ...]]) -> str:
+    name, extra = route
+    return reverse(name, args=[code, *extra])
+
+
+def route_label(route: tuple[str, tuple[str, ...]]) -> str:
+    name, extra = route
+    return "/".join((name, *extra))
 
 
 def role_of_word(word: str) -> Role:
@@ -73,6 +132,9 @@ def role_mentions(text: str) -> list[tuple[Role, str]]:
     return found
 
 
+# --- Reading answers -------------------------------------------------------------------------
+
+
 def unescaped(body: str) -> str:
     """The markup with entities decoded: attributes, classes and comments kept."""
     return html.unescape(body)
@@ -88,6 +150,39 @@ def norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+def raw(response: HttpResponse) -> str:
+    return response.content.decode()
+
+
+def visible(response: HttpResponse) -> str:
+    """The words on the page: tags dropped, entities decoded, runs of spaces made one."""
+    return plain(raw(response))
+
+
+def url(name: str, *args: object) -> str:
+    return reverse(name, args=args)
+
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def alerts(response: HttpResponse) -> list[str]:
+    """The messages a player reads in an answer: role="alert" elements, form error lists, and
+    in the chat box htmx gets back for a line, the note that says why the chat is closed
+    (shown in place of the box)."""
+    body = raw(response)
+    found = re.findall(r'role="alert"[^>]*>(.*?)</', body, flags=re.S)
+    found += re.findall(r'<ul class="errorlist[^"]*"[^>]*>(.*?)</ul>', body, flags=re.S)
+    if body.lstrip().startswith('<div class="chat-box"'):
+        found += re.findall(r'<p class="hint chat-closed"\s*>(.*?)</p>', body, flags=re.S)
+    return [plain(f) for f in found if plain(f)]
+
+
+def message_of(response: HttpResponse) -> str:
+    """The human message of a refusal, every one of them joined."""
+    return " | ".join(alerts(response))
+
+
 def strings_in(value: Any) -> Iterable[str]:
     """Every string (keys included) inside a decoded JSON value."""
     if isinstance(value, str):
@@ -101,33 +196,33 @@ def strings_in(value: Any) -> Iterable[str]:
             yield from strings_in(item)
 
 
-def message_of(response: HttpResponse) -> str:
-    """The human message of a refusal: role="alert" elements and form error lists."""
-    body = response.content.decode()
-    found = re.findall(r'role="alert"[^>]*>(.*?)</', body, flags=re.S)
-    found += re.findall(r'<ul class="errorlist[^"]*"[^>]*>(.*?)</ul>', body, flags=re.S)
-    return " | ".join(plain(f) for f in found if plain(f))
+# --- Snapshots -------------------------------------------------------------------------------
 
 
 def db_snapshot() -> dict[str, list[dict[str, Any]]]:
-    """Every row of every game table (all games, not one): nothing may change unnoticed."""
+    """Every row of every table-core table (all tables, not one): nothing may change unnoticed.
+
+    Left out: `Seat.last_seen`, when one of the player's pages last said it was open (the
+    socket writes it on connect and ping); it is presence, not part of any game."""
     return {
-        "game": list(Game.objects.order_by("pk").values()),
+        "table": list(Table.objects.order_by("pk").values()),
         "seat": list(Seat.objects.order_by("pk").values()),
-        "centre": list(CentreCard.objects.order_by("pk").values()),
-        "action": list(NightAction.objects.order_by("pk").values()),
-        "vote": list(Vote.objects.order_by("pk").values()),
-        "chat": list(ChatMessage.objects.order_by("pk").values()),
+        "move": list(Move.objects.order_by("pk").values()),
+        "chat": list(ChatLine.objects.order_by("pk").values()),
         "seat_taken": list(SeatTaken.objects.order_by("pk").values()),
     }
+
+
+def _without_presence(rows: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    return {r["id"]: {k: v for k, v in r.items() if k != "last_seen"} for r in rows}
 
 
 def snapshot_diff(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     """Human-readable differences between two snapshots (empty: nothing changed)."""
     changes = []
     for table, rows in before.items():
-        old = {r["id"]: r for r in rows}
-        new = {r["id"]: r for r in after[table]}
+        old = _without_presence(rows)
+        new = _without_presence(after[table])
         for pk in old.keys() - new.keys():
             changes.append(f"{table} {pk} deleted")
         for pk in new.keys() - old.keys():
@@ -137,3 +232,117 @@ def snapshot_diff(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
                 if new[pk][key] != value:
                     changes.append(f"{table} {pk}.{key}: {value!r} -> {new[pk][key]!r}")
     return changes
+
+
+# --- Websockets --------------------------------------------------------------------------------
+
+Frame = dict[str, Any]
+ORIGIN = b"http://testserver"
+# Long enough for a slow machine; only reached when a test is about to fail anyway.
+WAIT = 5.0
+
+
+def websocket_app() -> Any:
+    """The project's ASGI application (HTTP and websockets), as daphne serves it."""
+    from onenight.asgi import application
+
+    return application
+
+
+def new_session(data: Mapping[str, Any]) -> str:
+    """A saved session holding `data`, in the configured session engine; returns the value of
+    the sessionid cookie (for signed-cookie sessions, the signed data itself)."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    for key, value in data.items():
+        store[key] = value
+    store.save()
+    assert store.session_key
+    return store.session_key
+
+
+def socket_path(code: str, *, version: int | None = None, after: int | None = None) -> str:
+    query = [f"version={version}"] * (version is not None) + [f"after={after}"] * (
+        after is not None
+    )
+    return f"/ws/table/{code}/" + ("?" + "&".join(query) if query else "")
+
+
+class SocketOpener:
+    """Opens communicators and remembers them, so a fixture can close them all."""
+
+    def __init__(self) -> None:
+        self.opened: list[WebsocketCommunicator] = []
+
+    def communicator(
+        self,
+        code: str,
+        *,
+        cookie: str | None = None,
+        version: int | None = None,
+        after: int | None = None,
+        origin: bytes | None = ORIGIN,
+        host: bytes = b"testserver",
+    ) -> WebsocketCommunicator:
+        headers: list[tuple[bytes, bytes]] = [(b"host", host)]
+        if cookie is not None:
+            headers.append((b"cookie", cookie.encode()))
+        if origin is not None:
+            headers.append((b"origin", origin))
+        path = socket_path(code, version=version, after=after)
+        comm = WebsocketCommunicator(websocket_app(), path, headers=headers)
+        self.opened.append(comm)
+        return comm
+
+    async def open(
+        self, code: str, session: Mapping[str, Any] | None, **query: int | None
+    ) -> WebsocketCommunicator:
+        """Connect with a session holding `session` (None: no cookie at all); must be accepted
+        (the consumer accepts every socket before it looks for the seat)."""
+        cookie = None
+        if session is not None:
+            key = await database_sync_to_async(new_session)(session)
+            cookie = f"sessionid={key}"
+        comm = self.communicator(code, cookie=cookie, **query)
+        connected, _ = await comm.connect(timeout=WAIT)
+        assert connected, "the consumer accepts every connection before checking the seat"
+        return comm
+
+    async def seat(
+        self, table: TestTable, name: str, **query: int | None
+    ) -> tuple[WebsocketCommunicator, Frame]:
+        """Connect as seat `name` of `table`; returns the socket and its "hello" frame."""
+        session = {"seats": {table.code: table.seats[name].token}}
+        comm = await self.open(table.code, session, **query)
+        hello = await comm.receive_json_from(timeout=WAIT)
+        assert hello["type"] == "hello", hello
+        return comm, hello
+
+    async def close_all(self) -> None:
+        for comm in self.opened:
+            # Already closed or crashed: the test has checked what it needed to.
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await comm.disconnect(timeout=1)
+
+
+async def receive_until(
+    comm: WebsocketCommunicator, wanted: Callable[[Frame], bool], timeout: float = WAIT
+) -> tuple[Frame, list[Frame]]:
+    """Read frames until one matches `wanted`; returns it and every frame read (it included)."""
+    seen: list[Frame] = []
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        # The communicator's own timeout, so a crashed consumer raises its own exception.
+        frame = await comm.receive_json_from(timeout=max(0.01, deadline - loop.time()))
+        seen.append(frame)
+        if wanted(frame):
+            return frame, seen
+
+
+async def expect_closed(comm: WebsocketCommunicator, code: int) -> None:
+    """The consumer closes the socket with `code` (after any frames it sent before)."""
+    while True:
+        output = await comm.receive_output(timeout=WAIT)
+        if output["type"] == "websocket.close":
+            assert output.get("code") == code, output
+            return

@@ -1,11 +1,11 @@
 """Authorization: every URL and the websocket, as every kind of visitor, in every phase.
 
-Visitors: anonymous (no session), a player of another game, a seated player who is not the
+Visitors: anonymous (no session), a player of another table, a seated player who is not the
 host, and the host. Phases: lobby, night, day, voting, reveal, cancelled, and an unknown code.
-Every refused request must answer with the right status (404 unknown game, 403 not seated or not
-the host, 409 wrong phase, 400 bad input), a message a person can read, and leave every row of
-every game table (Game, Seat, CentreCard, NightAction, Vote, ChatMessage) as it was. Allowed
-requests answer 200/302 and change exactly what they should.
+Every refused request must answer with the right status (404 unknown table, 403 not seated or
+not the host, 409 wrong phase, 400 bad input), a message a person can read, and leave every row
+of every table-core table (Table, Seat, Move, ChatLine, SeatTaken) as it was. Allowed requests
+answer 200/302 and change exactly what they should.
 
 Figures (routes, requests, websocket connections tried) are written to
 test-artifacts/security/authorization.json and printed by the last test.
@@ -26,16 +26,34 @@ from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.test import Client
-from django.urls import reverse
 
-from games import services
-from games.consumers import CLOSE_NOT_SEATED
-from games.models import CODE_ALPHABET, CODE_LENGTH, ChatMessage, Game, NightAction, Phase, Seat
-from games.models import Vote as VoteRow
-from tests.factories import THREE, Table, client_for, create_lobby, form_targets, play_to
-from tests.realtime.helpers import WAIT, SocketOpener, new_session, receive_until, send_chat
-from tests.security.audit import POST_ROUTES, db_snapshot, message_of, snapshot_diff
-from tests.web.helpers import PHASE_MESSAGES
+from games.families.onenight.options import RULES_PHRASE
+from games.tables import services
+from games.tables.consumers import CLOSE_NOT_SEATED
+from games.tables.models import CODE_ALPHABET, CODE_LENGTH, ChatLine, Move, Seat, Table
+from tests.factories import THREE, TestTable, client_for, create_lobby, new_client, play_to
+from tests.security.audit import (
+    CANCELLED,
+    DAY,
+    LOBBY,
+    LOBBY_ONLY,
+    MOVE_OUT_OF_PHASE,
+    NIGHT,
+    PHASES,
+    POST_ROUTES,
+    REVEAL,
+    VOTING,
+    WAIT,
+    SocketOpener,
+    db_snapshot,
+    expect_closed,
+    message_of,
+    new_session,
+    post_path,
+    receive_until,
+    snapshot_diff,
+    url,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -45,37 +63,38 @@ ARTIFACT = (
 FIGURES: Counter[str] = Counter()
 ROUTES_TRIED: set[str] = set()
 
-PHASES = [Phase.LOBBY, Phase.NIGHT, Phase.DAY, Phase.VOTING, Phase.REVEAL, Phase.CANCELLED]
-ACTORS = ["anonymous", "other game", "player", "host"]
+PLAYING = (NIGHT, DAY, VOTING)
+ACTORS = ["anonymous", "other table", "player", "host"]
 NO_GAME = "There is no game with that code."
 NO_PAGE = "There is nothing at this address."
 NOT_SEATED = "seat"  # "Take a seat first ..." (lobby) / "... you do not have a seat in it."
-ONLY_HOST = "Only the host can"
+ONLY_HOST = "Only the host can do that."
 BAD_LINK = "This rejoin link does not match a seat."
+ALREADY_OVER = "This game is already over."
 
 
 @dataclass
 class World:
-    """One table in every phase, another game, and a browser for every kind of visitor."""
+    """One table in every phase, another table, and a browser for every kind of visitor."""
 
-    tables: dict[str, Table]
-    other: Table
+    tables: dict[str, TestTable]
+    other: TestTable
     clients: dict[tuple[str, str], Client]
 
-    def table(self, phase: str) -> Table:
+    def table(self, phase: str) -> TestTable:
         return self.tables[phase]
 
 
 def build_world() -> World:
-    tables = {Phase.LOBBY: create_lobby(["Ann", "Ben", "Cat"])}
+    tables = {LOBBY: create_lobby(["Ann", "Ben", "Cat"])}
     for phase in PHASES[1:]:
         tables[phase] = play_to(phase, THREE, actions={"Ben": ["Ann"]})
     other = create_lobby(["Xia", "Yan", "Zoe"])
     stranger = client_for(other, "Xia")
     clients: dict[tuple[str, str], Client] = {}
     for phase, table in tables.items():
-        clients[(phase, "anonymous")] = Client()
-        clients[(phase, "other game")] = stranger
+        clients[(phase, "anonymous")] = new_client()
+        clients[(phase, "other table")] = stranger
         clients[(phase, "player")] = client_for(table, "Ben")
         clients[(phase, "host")] = client_for(table, "Ann")
     return World(tables=tables, other=other, clients=clients)
@@ -104,178 +123,237 @@ def _code(world: World, phase: str) -> str:
     return world.table(phase).code
 
 
-def _seated_post(
-    host_only: bool = False,
-    lobby_host: Expect = None,
-    ok_phases: tuple[str, ...] = (),
-    bad_input: Expect = None,
-    bad_phases: tuple[str, ...] = (),
-    host_message: str = ONLY_HOST,
-) -> Callable[[str, str], Expect]:
-    """The usual answer of a seat POST: outsiders 403, non-hosts 403 for host actions, the
-    allowed phases refused for bad input (400) or allowed (None), other phases 409."""
+def _outsider(visitor: str) -> bool:
+    return visitor in ("anonymous", "other table")
+
+
+def _host_lobby_form(lobby_host: Expect) -> Callable[[str, str], Expect]:
+    """A host's lobby form (options, remove, lock, start): outsiders 403, the other seats 403
+    in any phase, the host in the lobby `lobby_host` (None: allowed), and later 409."""
 
     def expect(visitor: str, phase: str) -> Expect:
-        if visitor in ("anonymous", "other game"):
+        if _outsider(visitor):
             return 403, NOT_SEATED
-        if host_only and visitor == "player":
-            return 403, host_message
-        if phase == Phase.LOBBY and lobby_host is not None and visitor == "host":
+        if visitor == "player":
+            return 403, ONLY_HOST
+        if phase == LOBBY:
             return lobby_host
-        if phase in bad_phases:
-            return bad_input
-        if phase in ok_phases:
-            return None
-        return 409, PHASE_MESSAGES[phase]
+        return 409, LOBBY_ONLY[phase]
+
+    return expect
+
+
+def _move(
+    ok: Expect = None,
+    ok_phase: str = "",
+    host_only: bool = False,
+    playing: Expect = None,
+) -> Callable[[str, str], Expect]:
+    """A game move (/do/<kind>): outsiders 403; before or after the game 409 whoever asks;
+    `playing`: the answer in any phase of play (an unknown move); `host_only`: 403 for
+    the other seats while the game runs; in `ok_phase` the answer `ok` (None: allowed);
+    other phases 409 with the phase's message."""
+
+    def expect(visitor: str, phase: str) -> Expect:
+        if _outsider(visitor):
+            return 403, NOT_SEATED
+        if phase not in PLAYING:
+            return 409, MOVE_OUT_OF_PHASE[phase]
+        if playing is not None:
+            return playing
+        if host_only and visitor == "player":
+            return 403, ONLY_HOST
+        if phase == ok_phase:
+            return ok
+        return 409, MOVE_OUT_OF_PHASE[phase]
 
     return expect
 
 
 def _get_page(visitor: str, phase: str) -> Expect:
-    if visitor in ("anonymous", "other game"):
-        return (302, "") if phase == Phase.LOBBY else (403, NOT_SEATED)
+    if _outsider(visitor):
+        return (302, "") if phase == LOBBY else (403, NOT_SEATED)
     return 200, ""
 
 
 def _get_join(visitor: str, phase: str) -> Expect:
-    if visitor in ("anonymous", "other game"):
-        return (200, "") if phase == Phase.LOBBY else (403, NOT_SEATED)
+    if _outsider(visitor):
+        return (200, "") if phase == LOBBY else (403, NOT_SEATED)
     return 302, ""
 
 
 def _post_join(visitor: str, phase: str) -> Expect:
-    if visitor in ("anonymous", "other game"):
-        return None if phase == Phase.LOBBY else (403, NOT_SEATED)
-    return 302, ""  # already seated: sent to the game, no second seat
+    if _outsider(visitor):
+        return None if phase == LOBBY else (403, NOT_SEATED)
+    return 302, ""  # already seated: sent to the table, no second seat
 
 
-def _get_status(visitor: str, phase: str) -> Expect:
-    return (403, NOT_SEATED) if visitor in ("anonymous", "other game") else (200, "")
+def _seated_get(visitor: str, phase: str) -> Expect:
+    return (403, NOT_SEATED) if _outsider(visitor) else (200, "")
 
 
 def _cancel(visitor: str, phase: str) -> Expect:
-    if visitor in ("anonymous", "other game"):
+    if _outsider(visitor):
         return 403, NOT_SEATED
     if visitor == "player":
-        return 403, "Only the host can cancel the game."
-    if phase in (Phase.REVEAL, Phase.CANCELLED):
-        return 409, "This game is already over."
+        return 403, ONLY_HOST
+    if phase in (REVEAL, CANCELLED):
+        return 409, ALREADY_OVER
     return None
 
 
+def _chat(visitor: str, phase: str) -> Expect:
+    if _outsider(visitor):
+        return 403, NOT_SEATED
+    if phase in (NIGHT, VOTING):
+        return 409, "The chat is closed during the night and the vote."
+    if phase == CANCELLED:
+        return 409, "This game was cancelled; its chat is closed."
+    return None
+
+
+def _private_chat(visitor: str, phase: str) -> Expect:
+    return (403, NOT_SEATED) if _outsider(visitor) else (409, "You cannot write there now.")
+
+
+def _play_again(visitor: str, phase: str) -> Expect:
+    if _outsider(visitor):
+        return 403, NOT_SEATED
+    if phase == REVEAL:
+        return None
+    if phase in PLAYING:
+        return 409, LOBBY_ONLY[phase]
+    return 409, MOVE_OUT_OF_PHASE[phase]
+
+
+def _do(kind: str) -> Callable[[World, str], str]:
+    return lambda w, p: url("move", _code(w, p), kind)
+
+
 ROUTES: list[Route] = [
-    Route("game", "GET", lambda w, p: reverse("game", args=[_code(w, p)]), lambda w: {}, _get_page),
-    Route("join", "GET", lambda w, p: reverse("join", args=[_code(w, p)]), lambda w: {}, _get_join),
+    Route("table", "GET", lambda w, p: url("table", _code(w, p)), lambda w: {}, _get_page),
+    Route("join", "GET", lambda w, p: url("join", _code(w, p)), lambda w: {}, _get_join),
     Route(
         "join",
         "POST",
-        lambda w, p: reverse("join", args=[_code(w, p)]),
-        lambda w: {"name": "Zed", "rules_phrase": services.RULES_PHRASE},
+        lambda w, p: url("join", _code(w, p)),
+        lambda w: {"name": "Zed", "phrase": RULES_PHRASE},
         _post_join,
     ),
     Route(
         "rejoin",
         "GET",
-        lambda w, p: reverse("rejoin", args=[_code(w, p), secrets.token_urlsafe(18)]),
+        lambda w, p: url("rejoin", _code(w, p), secrets.token_urlsafe(18)),
         lambda w: {},
         lambda v, p: (404, BAD_LINK),
     ),
+    Route("panel", "GET", lambda w, p: url("panel", _code(w, p)), lambda w: {}, _seated_get),
     Route(
-        "status",
-        "GET",
-        lambda w, p: reverse("status", args=[_code(w, p)]),
-        lambda w: {},
-        _get_status,
-    ),
-    Route(
-        "deck",
+        "options",
         "POST",
-        lambda w, p: reverse("deck", args=[_code(w, p)]),
+        lambda w, p: url("options", _code(w, p)),
         lambda w: {"count_werewolf": "9"},
-        _seated_post(host_only=True, lobby_host=(400, "Werewolf")),
+        _host_lobby_form((400, "Werewolf")),
     ),
     Route(
         "remove_seat",
         "POST",
-        # Another game's seat: the host may remove players of their own lobby only.
-        lambda w, p: reverse("remove_seat", args=[_code(w, p), w.other.seats["Yan"].pk]),
+        # Another table's seat: the host may remove players of their own lobby only.
+        lambda w, p: url("remove_seat", _code(w, p), w.other.seats["Yan"].pk),
         lambda w: {},
-        _seated_post(host_only=True, lobby_host=(400, "That player is not at this table.")),
+        _host_lobby_form((400, "That player is not at this table.")),
     ),
     Route(
         "lock",
         "POST",
-        lambda w, p: reverse("lock", args=[_code(w, p)]),
+        lambda w, p: url("lock", _code(w, p)),
         lambda w: {"locked": "yes"},
-        _seated_post(host_only=True, ok_phases=(Phase.LOBBY,)),
+        _host_lobby_form(None),
     ),
     Route(
         "start",
         "POST",
-        lambda w, p: reverse("start", args=[_code(w, p)]),
+        lambda w, p: url("start", _code(w, p)),
         lambda w: {},
-        _seated_post(host_only=True, ok_phases=(Phase.LOBBY,)),
+        _host_lobby_form(None),
     ),
+    Route("cancel", "POST", lambda w, p: url("cancel", _code(w, p)), lambda w: {}, _cancel),
     Route(
-        "cancel", "POST", lambda w, p: reverse("cancel", args=[_code(w, p)]), lambda w: {}, _cancel
-    ),
-    Route(
-        "night_action",
+        "move/action",
         "POST",
-        lambda w, p: reverse("night_action", args=[_code(w, p)]),
+        _do("action"),
         lambda w: {"targets": "Zed"},
-        _seated_post(
-            bad_phases=(Phase.NIGHT,), bad_input=(400, "Choose your targets from the list")
-        ),
+        _move(ok=(400, "Choose your targets from the list"), ok_phase=NIGHT),
     ),
     Route(
-        "end_day",
+        "move/copy",
         "POST",
-        lambda w, p: reverse("end_day", args=[_code(w, p)]),
-        lambda w: {},
-        _seated_post(host_only=True, ok_phases=(Phase.DAY,)),
+        _do("copy"),
+        lambda w: {"targets": str(w.table(NIGHT).seats["Cat"].pk)},
+        # Nobody at these tables holds the Doppelganger.
+        _move(ok=(403, "Only the Doppelganger copies another card."), ok_phase=NIGHT),
     ),
     Route(
-        "ready",
-        "POST",
-        lambda w, p: reverse("ready", args=[_code(w, p)]),
-        lambda w: {},
-        _seated_post(ok_phases=(Phase.DAY,)),
+        "move/end_day", "POST", _do("end_day"), lambda w: {}, _move(ok_phase=DAY, host_only=True)
     ),
+    Route("move/ready", "POST", _do("ready"), lambda w: {}, _move(ok_phase=DAY)),
     Route(
-        "vote",
+        "move/vote",
         "POST",
-        lambda w, p: reverse("vote", args=[_code(w, p)]),
-        # A seat of another game: votes go to players at this table only.
+        _do("vote"),
+        # A seat of another table: votes go to players at this table only.
         lambda w: {"target": w.other.seats["Yan"].pk},
-        _seated_post(
-            bad_phases=(Phase.VOTING,),
-            bad_input=(400, "Vote for one of the players at this table."),
-        ),
+        _move(ok=(400, "Vote for one of the players at this table."), ok_phase=VOTING),
     ),
     Route(
-        "play_again",
+        "move/<unknown>",
         "POST",
-        lambda w, p: reverse("play_again", args=[_code(w, p)]),
+        _do("fly"),
         lambda w: {},
-        _seated_post(ok_phases=(Phase.REVEAL,)),
+        _move(playing=(409, "That can't be done in this game.")),
+    ),
+    Route(
+        "chat",
+        "POST",
+        lambda w, p: url("chat", _code(w, p)),
+        lambda w: {"channel": "public", "text": "hello"},
+        _chat,
+    ),
+    Route(
+        "chat/<private channel>",
+        "POST",
+        lambda w, p: url("chat", _code(w, p)),
+        lambda w: {"channel": "wolves", "text": "hello"},
+        _private_chat,
+    ),
+    Route(
+        "play_again", "POST", lambda w, p: url("play_again", _code(w, p)), lambda w: {}, _play_again
     ),
 ]
 
 
 def request(client: Client, method: str, path: str, data: dict[str, Any], **extra: Any) -> Any:
     FIGURES["requests"] += 1
-    response = client.get(path, data, **extra) if method == "GET" else client.post(path, data)
+    if method == "GET":
+        response = client.get(path, data, **extra)
+    else:
+        response = client.post(path, data, **extra)
     assert response.status_code < 500, (method, path, response.status_code)
     return response
 
 
 def check_refusal(
-    client: Client, method: str, path: str, data: dict[str, Any], status: int, message: str
+    client: Client,
+    method: str,
+    path: str,
+    data: dict[str, Any],
+    status: int,
+    message: str,
+    **extra: Any,
 ) -> HttpResponse:
     """The request is answered with `status` and a readable message; nothing changes."""
     before = db_snapshot()
-    response = request(client, method, path, data)
+    response = request(client, method, path, data, **extra)
     after = db_snapshot()
     assert response.status_code == status, (
         method,
@@ -292,8 +370,11 @@ def check_refusal(
     return response
 
 
-def test_every_route_as_every_visitor_in_every_phase(world: World) -> None:
-    """The whole matrix: 15 routes x 4 visitors x 6 phases (allowed cases are tested below)."""
+@pytest.mark.parametrize("htmx", [False, True], ids=["form", "htmx"])
+def test_every_route_as_every_visitor_in_every_phase(world: World, htmx: bool) -> None:
+    """The whole matrix: 19 routes x 4 visitors x 6 phases (allowed cases are tested below),
+    as a plain form and as htmx sends it."""
+    extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     tried = 0
     for route in ROUTES:
         ROUTES_TRIED.add(f"{route.method} {route.name}")
@@ -305,22 +386,23 @@ def test_every_route_as_every_visitor_in_every_phase(world: World) -> None:
                 status, message = expected
                 path = route.path(world, phase)
                 client = world.clients[(phase, visitor)]
-                check_refusal(client, route.method, path, route.data(world), status, message)
+                data = route.data(world)
+                check_refusal(client, route.method, path, data, status, message, **extra)
                 tried += 1
-    assert tried >= 300
+    assert tried >= 400
     FIGURES["matrix_cases"] += tried
 
 
 @pytest.mark.parametrize("visitor", ACTORS)
-def test_every_route_of_an_unknown_game_is_404(world: World, visitor: str) -> None:
-    """Guessed game codes: every route answers 404 with a message; nothing changes."""
+def test_every_route_of_an_unknown_table_is_404(world: World, visitor: str) -> None:
+    """Guessed table codes: every route answers 404 with a message; nothing changes."""
     rng = secrets.SystemRandom()
     codes = ["".join(rng.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH)) for _ in range(3)]
-    codes += ["A" * 17, "ÄÖÜ", "%00", "abc def", world.table(Phase.NIGHT).code + "X"]
-    client = world.clients[(Phase.NIGHT, visitor)]
+    codes += ["A" * 17, "ÄÖÜ", "%00", "abc def", world.table(NIGHT).code + "X"]
+    client = world.clients[(NIGHT, visitor)]
     for code in codes:
         for route in ROUTES:
-            path = route.path(world, Phase.NIGHT).replace(world.table(Phase.NIGHT).code, code, 1)
+            path = route.path(world, NIGHT).replace(world.table(NIGHT).code, code, 1)
             if code == "%00":  # a control character: no view sees the path (middleware)
                 check_refusal(client, route.method, path, {}, 404, NO_PAGE)
             elif route.name == "rejoin":
@@ -328,54 +410,41 @@ def test_every_route_of_an_unknown_game_is_404(world: World, visitor: str) -> No
             else:
                 check_refusal(client, route.method, path, route.data(world), 404, NO_GAME)
             FIGURES["guessed_code_requests"] += 1
-    response = check_refusal(
-        client, "POST", reverse("join_by_code"), {"code": codes[0]}, 404, NO_GAME
-    )
-    assert response.status_code == 404
+    check_refusal(client, "POST", url("join_by_code"), {"code": codes[0]}, 404, NO_GAME)
     ROUTES_TRIED.add("POST join_by_code")
 
 
 def test_guessed_and_borrowed_rejoin_tokens_are_refused(world: World) -> None:
-    """Random tokens, another game's token, and a token of this game under another code."""
-    night = world.table(Phase.NIGHT)
-    day = world.table(Phase.DAY)
-    client = Client()
+    """Random tokens, another table's token, and a token of this table under another code."""
+    night = world.table(NIGHT)
+    day = world.table(DAY)
+    client = new_client()
     tokens = [secrets.token_urlsafe(18) for _ in range(20)]
-    tokens += [world.other.seats["Xia"].token, day.seats["Ann"].token, "", "x" * 200]
+    tokens += [world.other.seats["Xia"].token, day.seats["Ann"].token, "x" * 200, "a.b", "*"]
     for token in tokens:
-        if not token:
-            continue
-        path = reverse("rejoin", args=[night.code, token])
+        path = url("rejoin", night.code, token)
         check_refusal(client, "GET", path, {}, 404, BAD_LINK)
         FIGURES["guessed_tokens"] += 1
-    # None of that put a seat in the session: the game is still closed to this browser.
-    check_refusal(client, "GET", reverse("game", args=[night.code]), {}, 403, NOT_SEATED)
-    # The right token does (and only for its own game).
-    response = request(
-        client, "GET", reverse("rejoin", args=[night.code, night.seats["Cat"].token]), {}
-    )
+    # None of that put a seat in the session: the table is still closed to this browser.
+    check_refusal(client, "GET", url("table", night.code), {}, 403, NOT_SEATED)
+    # The right token does (and only for its own table).
+    response = request(client, "GET", url("rejoin", night.code, night.seats["Cat"].token), {})
     assert response.status_code == 302
-    check_refusal(client, "GET", reverse("game", args=[day.code]), {}, 403, NOT_SEATED)
+    check_refusal(client, "GET", url("table", day.code), {}, 403, NOT_SEATED)
 
 
 def test_another_seats_remove_url(world: World) -> None:
-    lobby = world.table(Phase.LOBBY)
-    ben = world.clients[(Phase.LOBBY, "player")]
-    host = world.clients[(Phase.LOBBY, "host")]
+    lobby = world.table(LOBBY)
+    ben = world.clients[(LOBBY, "player")]
+    host = world.clients[(LOBBY, "host")]
     cat = lobby.seats["Cat"].pk
-    check_refusal(ben, "POST", reverse("remove_seat", args=[lobby.code, cat]), {}, 403, ONLY_HOST)
-    check_refusal(
-        ben,
-        "POST",
-        reverse("remove_seat", args=[lobby.code, lobby.seats["Ann"].pk]),
-        {},
-        403,
-        ONLY_HOST,
-    )
+    check_refusal(ben, "POST", url("remove_seat", lobby.code, cat), {}, 403, ONLY_HOST)
+    ann = lobby.seats["Ann"].pk
+    check_refusal(ben, "POST", url("remove_seat", lobby.code, ann), {}, 403, ONLY_HOST)
     check_refusal(
         host,
         "POST",
-        reverse("remove_seat", args=[lobby.code, lobby.seats["Ann"].pk]),
+        url("remove_seat", lobby.code, ann),
         {},
         400,
         "The host cannot remove themselves.",
@@ -389,55 +458,70 @@ def test_another_seats_remove_url(world: World) -> None:
             400,
             "That player is not at this table.",
         )
-    # The other game's host cannot reach into this lobby either.
-    xia = world.clients[(Phase.LOBBY, "other game")]
-    check_refusal(xia, "POST", reverse("remove_seat", args=[lobby.code, cat]), {}, 403, NOT_SEATED)
+    # The other table's host cannot reach into this lobby either.
+    xia = world.clients[(LOBBY, "other table")]
+    check_refusal(xia, "POST", url("remove_seat", lobby.code, cat), {}, 403, NOT_SEATED)
     assert Seat.objects.filter(pk=cat).exists()
 
 
-def test_a_seat_cannot_act_or_vote_for_another_seat(world: World) -> None:
+def test_a_seat_cannot_act_vote_or_chat_for_another_seat() -> None:
     """The seat is the session's; fields naming another seat are ignored."""
-    night = play_to(Phase.NIGHT, THREE)
+    night = play_to(NIGHT, THREE)
     ben = client_for(night, "Ben")
     ann = night.seats["Ann"]
     forged = {"seat": ann.pk, "seat_id": ann.pk, "name": "Ann", "token": ann.token}
     response = request(
         ben,
         "POST",
-        reverse("night_action", args=[night.code]),
-        {"targets": form_targets(night, "Cat"), **forged},
+        url("move", night.code, "action"),
+        {"targets": [str(night.seats["Cat"].pk)], **forged},
     )
     assert response.status_code == 302
-    assert list(
-        NightAction.objects.filter(game=night.game).values_list("seat__name", "targets")
-    ) == [("Ben", ["Cat"])]
-    voting = play_to(Phase.VOTING, THREE)
+    actions = night.state().actions
+    assert {n: a["targets"] for n, a in actions.items()} == {"Ben": ["Cat"]}
+    assert list(Move.objects.filter(table=night.table).values_list("seat__name", "kind"))[-1] == (
+        "Ben",
+        "action",
+    )
+    voting = play_to(VOTING, THREE)
     ben = client_for(voting, "Ben")
     response = request(
         ben,
         "POST",
-        reverse("vote", args=[voting.code]),
+        url("move", voting.code, "vote"),
         {"target": voting.seats["Cat"].pk, "voter": voting.seats["Ann"].pk, **forged},
     )
     assert response.status_code == 302
-    votes = VoteRow.objects.filter(game=voting.game).values_list("voter__name", "target__name")
-    assert list(votes) == [("Ben", "Cat")]
+    votes = voting.state().votes
+    assert votes == {str(voting.seats["Ben"].pk): voting.seats["Cat"].pk}
     # Voting twice, or again for someone else, is refused.
     check_refusal(
         ben,
         "POST",
-        reverse("vote", args=[voting.code]),
+        url("move", voting.code, "vote"),
         {"target": voting.seats["Ann"].pk},
         400,
         "already voted",
     )
+    day = play_to(DAY, THREE)
+    ben = client_for(day, "Ben")
+    response = request(
+        ben,
+        "POST",
+        url("chat", day.code),
+        {"channel": "public", "text": "trust me", **forged, "author": "Ann", "note": "1"},
+    )
+    assert response.status_code == 302
+    line = ChatLine.objects.filter(table=day.table, note=False).get()
+    assert (line.seat_id, line.author, line.text) == (day.seats["Ben"].pk, "Ben", "trust me")
 
 
 def test_allowed_requests_change_exactly_what_they_should(world: World) -> None:
     """The cases the matrix skips: each one's status and its one change."""
-    lobby = world.table(Phase.LOBBY)
-    anon = world.clients[(Phase.LOBBY, "anonymous")]
-    host = world.clients[(Phase.LOBBY, "host")]
+    lobby = world.table(LOBBY)
+    anon = world.clients[(LOBBY, "anonymous")]
+    host = world.clients[(LOBBY, "host")]
+    lobby_row = f"table {lobby.table.pk}."
 
     def changes(
         client: Client, method: str, path: str, data: dict[str, Any], status: int
@@ -448,100 +532,110 @@ def test_allowed_requests_change_exactly_what_they_should(world: World) -> None:
         return snapshot_diff(before, db_snapshot())
 
     diff = changes(
-        anon,
-        "POST",
-        reverse("join", args=[lobby.code]),
-        {"name": "Zed", "rules_phrase": services.RULES_PHRASE},
-        302,
+        anon, "POST", url("join", lobby.code), {"name": "Zed", "phrase": RULES_PHRASE}, 302
     )
-    assert [d for d in diff if not d.startswith("chat")] and all(
-        d.startswith(("seat", "chat")) for d in diff
-    ), diff
-    zed = Seat.objects.get(game=lobby.game, name="Zed")
-    diff = changes(host, "POST", reverse("remove_seat", args=[lobby.code, zed.pk]), {}, 302)
-    assert diff == [f"seat {zed.pk} deleted"] or all(d.startswith(("seat", "chat")) for d in diff)
+    assert sorted(d.split(" ")[0] for d in diff) == ["seat", "seat_taken", "table"], diff
+    assert next(d for d in diff if d.startswith("table")).startswith(lobby_row + "version")
+    zed = Seat.objects.get(table=lobby.table, name="Zed")
+    diff = changes(host, "POST", url("remove_seat", lobby.code, zed.pk), {}, 302)
+    assert sorted(diff)[0] == f"seat {zed.pk} deleted" and len(diff) == 2, diff
     assert not Seat.objects.filter(pk=zed.pk).exists()
-    diff = changes(
-        host,
-        "POST",
-        reverse("deck", args=[lobby.code]),
-        {"count_werewolf": 2, "count_seer": 1, "count_robber": 1, "count_villager": 2},
-        302,
-    )
-    assert diff and all(d.startswith(f"game {lobby.game.pk}.deck") for d in diff), diff
-    changes(host, "POST", reverse("start", args=[lobby.code]), {}, 302)
-    assert lobby.phase() == Phase.NIGHT
+    deck = {"count_werewolf": 2, "count_seer": 1, "count_robber": 1, "count_villager": 2}
+    diff = changes(host, "POST", url("options", lobby.code), deck, 302)
+    assert sorted(d.split(":")[0] for d in diff) == [lobby_row + "options", lobby_row + "version"]
+    diff = changes(host, "POST", url("lock", lobby.code), {"locked": "yes"}, 302)
+    assert sorted(d.split(":")[0] for d in diff) == [
+        lobby_row + "joins_locked",
+        lobby_row + "version",
+    ]
+    changes(host, "POST", url("lock", lobby.code), {"locked": "no"}, 302)
+    changes(host, "POST", url("start", lobby.code), {}, 302)
+    assert lobby.phase() == NIGHT
     for name in ("Ann", "Ben", "Cat"):
         client = client_for(lobby, name)
-        changes(client, "GET", reverse("game", args=[lobby.code]), {}, 200)
+        assert changes(client, "GET", url("table", lobby.code), {}, 200) == []
+        assert changes(client, "GET", url("panel", lobby.code), {}, 200) == []
 
-    day = world.table(Phase.DAY)
+    day = world.table(DAY)
+    ready_before = day.state().raw
+    diff = changes(world.clients[(DAY, "player")], "POST", url("move", day.code, "ready"), {}, 302)
+    day_row = f"table {day.table.pk}."
+    assert sorted(d.split(":")[0].split(" created")[0] for d in diff) == [
+        f"move {Move.objects.latest('pk').pk}",
+        day_row + "state",
+        day_row + "version",
+    ], diff
+    assert day.state().raw == {**ready_before, "ready": [day.seats["Ben"].pk]}
+    assert Move.objects.latest("pk").seat_id == day.seats["Ben"].pk
+    changes(world.clients[(DAY, "host")], "POST", url("move", day.code, "end_day"), {}, 302)
+    assert day.phase() == VOTING
+
+    done = world.table(REVEAL)
+    changes(world.clients[(REVEAL, "player")], "POST", url("play_again", done.code), {}, 302)
+    assert Table.objects.filter(previous=done.table).count() == 1
     diff = changes(
-        world.clients[(Phase.DAY, "player")], "POST", reverse("ready", args=[day.code]), {}, 302
-    )
-    assert diff == [f"seat {day.seats['Ben'].pk}.ready_to_vote: False -> True"], diff
-    changes(
-        world.clients[(Phase.DAY, "host")], "POST", reverse("end_day", args=[day.code]), {}, 302
-    )
-    assert day.phase() == Phase.VOTING
-
-    done = world.table(Phase.REVEAL)
-    changes(
-        world.clients[(Phase.REVEAL, "player")],
+        world.clients[(REVEAL, "player")],
         "POST",
-        reverse("play_again", args=[done.code]),
-        {},
+        url("chat", done.code),
+        {"channel": "public", "text": "good game"},
         302,
     )
-    assert Game.objects.filter(previous_game=done.game).count() == 1
+    assert len(diff) == 1 and diff[0].startswith("chat "), diff
 
-    voting = world.table(Phase.VOTING)
-    changes(
-        world.clients[(Phase.VOTING, "host")],
-        "POST",
-        reverse("cancel", args=[voting.code]),
-        {},
-        302,
-    )
-    for route in ("play_again", "start", "cancel", "end_day", "ready"):
-        ROUTES_TRIED.add(f"POST {route}")
-    ROUTES_TRIED.update({"GET home", "POST game_new"})
-    assert request(Client(), "GET", reverse("home"), {}).status_code == 200
+    voting = world.table(VOTING)
+    changes(world.clients[(VOTING, "host")], "POST", url("cancel", voting.code), {}, 302)
+    assert voting.phase() == CANCELLED
+    ROUTES_TRIED.update({"GET home", "POST table_new"})
+    assert request(new_client(), "GET", url("home"), {}).status_code == 200
 
 
 def test_wrong_methods_are_refused(world: World) -> None:
-    night = world.table(Phase.NIGHT)
-    client = world.clients[(Phase.NIGHT, "host")]
-    for name in POST_ROUTES:
+    night = world.table(NIGHT)
+    client = world.clients[(NIGHT, "host")]
+    paths = [post_path(night.code, route) for route in POST_ROUTES]
+    paths.append(url("remove_seat", night.code, night.seats["Cat"].pk))
+    for path in paths:
         before = db_snapshot()
-        response = request(client, "GET", reverse(name, args=[night.code]), {})
-        assert response.status_code == 405, name
+        response = request(client, "GET", path, {})
+        assert response.status_code == 405, path
+        assert message_of(response), path
         assert not snapshot_diff(before, db_snapshot())
-    for path in (reverse("game", args=[night.code]), reverse("status", args=[night.code])):
+    for path in (
+        url("table", night.code),
+        url("panel", night.code),
+        url("rejoin", night.code, night.seats["Ann"].token),
+    ):
         before = db_snapshot()
         response = request(client, "POST", path, {})
         assert response.status_code == 405, path
         assert not snapshot_diff(before, db_snapshot())
-    assert request(client, "GET", reverse("game_new"), {}).status_code == 405
-    assert request(client, "GET", reverse("join_by_code"), {}).status_code == 405
+    assert request(client, "GET", url("table_new"), {}).status_code == 405
+    assert request(client, "GET", url("join_by_code"), {}).status_code == 405
+    for method in (client.put, client.delete, client.patch):
+        assert method(url("join", night.code)).status_code == 405
 
 
 def test_wrong_method_answers_with_a_message(world: World) -> None:
-    night = world.table(Phase.NIGHT)
-    response = world.clients[(Phase.NIGHT, "host")].get(reverse("start", args=[night.code]))
+    night = world.table(NIGHT)
+    response = world.clients[(NIGHT, "host")].get(url("start", night.code))
     assert response.status_code == 405
-    assert response.content.strip(), "empty body"
+    assert "Use the buttons on the page" in response.content.decode()
 
 
 def test_cross_site_posts_without_the_csrf_token_are_refused(world: World) -> None:
     """A seated host's browser posting from another site (no CSRF token): 403, no change."""
-    for phase, name in ((Phase.LOBBY, "start"), (Phase.DAY, "end_day"), (Phase.NIGHT, "cancel")):
+    for phase, path in (
+        (LOBBY, lambda c: url("start", c)),
+        (DAY, lambda c: url("move", c, "end_day")),
+        (NIGHT, lambda c: url("cancel", c)),
+        (DAY, lambda c: url("chat", c)),
+    ):
         table = world.table(phase)
         client = Client(enforce_csrf_checks=True)
-        response = client.get(reverse("rejoin", args=[table.code, table.seats["Ann"].token]))
+        response = client.get(url("rejoin", table.code, table.seats["Ann"].token))
         assert response.status_code == 302
         before = db_snapshot()
-        response = client.post(reverse(name, args=[table.code]), {})
+        response = client.post(path(table.code), {"channel": "public", "text": "hi"})
         FIGURES["requests"] += 1
         assert response.status_code == 403
         assert b"CSRF" in response.content
@@ -552,35 +646,36 @@ def test_cross_site_posts_without_the_csrf_token_are_refused(world: World) -> No
 
 
 def test_admin_is_for_staff_only(world: World) -> None:
-    night = world.table(Phase.NIGHT).game
+    night = world.table(NIGHT).table
     pages = [
-        reverse("admin:index"),
-        reverse("admin:games_game_changelist"),
-        reverse("admin:games_game_change", args=[night.pk]),
-        reverse("admin:games_game_change", args=[night.pk]) + "?show_secrets=1",
+        url("admin:index"),
+        url("admin:tables_table_changelist"),
+        url("admin:tables_table_change", night.pk),
+        url("admin:tables_table_change", night.pk) + "?show_secrets=1",
     ]
     user_model = get_user_model()
-    player = Client()
+    player = new_client()
     player.force_login(user_model.objects.create_user("player"))
-    for client in (Client(), player, world.clients[(Phase.NIGHT, "host")]):
+    for client in (new_client(), player, world.clients[(NIGHT, "host")]):
         for page in pages:
             before = db_snapshot()
             response = request(client, "GET", page, {})
             assert response.status_code == 302, page
             assert "/admin/login/" in response["Location"], page
             assert not snapshot_diff(before, db_snapshot())
-        before = db_snapshot()
-        response = client.post(
-            reverse("admin:games_game_changelist"),
-            {"action": "cancel_games", "_selected_action": [night.pk]},
-        )
-        FIGURES["requests"] += 1
-        assert response.status_code == 302 and "/admin/login/" in response["Location"]
-        assert not snapshot_diff(before, db_snapshot())
-    # Staff without permissions on games: refused.
-    staff = Client()
+        for action in ("cancel_tables", "move_on"):
+            before = db_snapshot()
+            response = client.post(
+                url("admin:tables_table_changelist"),
+                {"action": action, "_selected_action": [night.pk]},
+            )
+            FIGURES["requests"] += 1
+            assert response.status_code == 302 and "/admin/login/" in response["Location"]
+            assert not snapshot_diff(before, db_snapshot())
+    # Staff without permissions on tables: refused.
+    staff = new_client()
     staff.force_login(user_model.objects.create_user("helper", is_staff=True))
-    for page in pages[1:3]:
+    for page in pages[1:]:
         before = db_snapshot()
         response = request(staff, "GET", page, {})
         assert response.status_code == 403, page
@@ -589,11 +684,11 @@ def test_admin_is_for_staff_only(world: World) -> None:
 
 
 def test_a_refused_admin_look_is_not_recorded(world: World) -> None:
-    night = world.table(Phase.NIGHT).game
-    staff = Client()
+    night = world.table(NIGHT).table
+    staff = new_client()
     staff.force_login(get_user_model().objects.create_user("helper", is_staff=True))
     before = db_snapshot()
-    response = staff.get(reverse("admin:games_game_change", args=[night.pk]) + "?show_secrets=1")
+    response = staff.get(url("admin:tables_table_change", night.pk) + "?show_secrets=1")
     assert response.status_code == 403
     assert not snapshot_diff(before, db_snapshot()), snapshot_diff(before, db_snapshot())
 
@@ -605,28 +700,28 @@ async def _first_output(comm: Any) -> dict[str, Any]:
     connected, code = await comm.connect(timeout=WAIT)
     if not connected:
         return {"type": "denied", "code": code}
-    output = await comm.receive_output(timeout=WAIT)
-    return output
+    return await comm.receive_output(timeout=WAIT)
 
 
 @pytest.mark.django_db(transaction=True)
 async def test_websocket_refuses_every_visitor_without_a_seat(sockets: SocketOpener) -> None:
-    """No session, another game's seat, a token under the wrong code, an unknown game: the
+    """No session, another table's seat, a token under the wrong code, an unknown table: the
     socket is closed with 4403 before anything is sent. Wrong or missing Origin: denied."""
-    table = await database_sync_to_async(play_to)(Phase.DAY, THREE)
+    table = await database_sync_to_async(play_to)(DAY, THREE)
     other = await database_sync_to_async(create_lobby)(["Xia", "Yan", "Zoe"])
     before = await database_sync_to_async(db_snapshot)()
     own = {"seats": {table.code: table.seats["Ann"].token}}
     cases: list[tuple[str, str, dict[str, Any] | None]] = [
         ("no session", table.code, None),
         ("empty session", table.code, {}),
-        ("other game's seat", table.code, {"seats": {other.code: other.seats["Xia"].token}}),
-        ("other game's token", table.code, {"seats": {table.code: other.seats["Xia"].token}}),
-        ("this seat, other game's path", other.code, own),
-        ("unknown game", "ZZZZZZZZ", own),
+        ("other table's seat", table.code, {"seats": {other.code: other.seats["Xia"].token}}),
+        ("other table's token", table.code, {"seats": {table.code: other.seats["Xia"].token}}),
+        ("this seat, other table's path", other.code, own),
+        ("unknown table", "ZZZZZZZZ", own),
         ("guessed token", table.code, {"seats": {table.code: secrets.token_urlsafe(18)}}),
         ("token not a string", table.code, {"seats": {table.code: ["x"]}}),
         ("seats not a dict", table.code, {"seats": ["x"]}),
+        ("code too long", "A" * 40, {"seats": {"A" * 40: table.seats["Ann"].token}}),
     ]
     for label, code, session in cases:
         cookie = None
@@ -656,50 +751,59 @@ async def test_websocket_refuses_every_visitor_without_a_seat(sockets: SocketOpe
     output = await _first_output(comm)
     assert output["type"] == "websocket.send" and json.loads(output["text"])["type"] == "hello"
     FIGURES["websocket_connections"] += 1
-    assert await database_sync_to_async(db_snapshot)() == before
-    ROUTES_TRIED.add("WS game socket")
+    assert not snapshot_diff(before, await database_sync_to_async(db_snapshot)())
+    ROUTES_TRIED.add("WS table socket")
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_removed_player_loses_the_socket(sockets: SocketOpener) -> None:
+async def test_a_removed_player_loses_the_socket_and_the_chat(sockets: SocketOpener) -> None:
     table = await database_sync_to_async(create_lobby)(["Ann", "Ben", "Cat"])
     ben, _ = await sockets.seat(table, "Ben")
+    ben_browser = await database_sync_to_async(client_for)(table, "Ben")
 
     def remove() -> None:
         services.seat_remove(host=table.seat("Ann"), seat_id=table.seats["Ben"].pk)
 
     await database_sync_to_async(remove)()
-    await ben.send_json_to({"type": "chat", "text": "am I still here"})
-    while True:
-        output = await ben.receive_output(timeout=WAIT)
-        if output["type"] == "websocket.close":
-            break
-    assert output.get("code") == CLOSE_NOT_SEATED
-    count = await database_sync_to_async(ChatMessage.objects.filter(text="am I still here").count)()
+    await expect_closed(ben, CLOSE_NOT_SEATED)
+    response = await database_sync_to_async(ben_browser.post)(
+        url("chat", table.code), {"channel": "public", "text": "am I still here"}
+    )
+    assert response.status_code == 403  # the seat is gone: not seated
+    count = await database_sync_to_async(ChatLine.objects.filter(text="am I still here").count)()
     assert count == 0
-    FIGURES["websocket_connections"] += 1
+    # A socket opened afterwards with the old session seats nobody.
+    comm = await sockets.open(table.code, {"seats": {table.code: table.seats["Ben"].token}})
+    await expect_closed(comm, CLOSE_NOT_SEATED)
+    FIGURES["websocket_connections"] += 2
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_seat_cannot_chat_as_another(sockets: SocketOpener) -> None:
-    """Extra fields naming another seat are ignored: the line is the sender's."""
-    table = await database_sync_to_async(play_to)(Phase.DAY, THREE)
+async def test_the_socket_takes_no_forms_and_no_chat(sockets: SocketOpener) -> None:
+    """The socket only pushes: a form or a chat line sent over it (as the old page did) is
+    answered with an error and changes nothing; the seat's forms are POSTs."""
+    table = await database_sync_to_async(play_to)(DAY, THREE)
     ben, _ = await sockets.seat(table, "Ben")
-    ann = table.seats["Ann"]
-    await ben.send_json_to(
-        {"type": "chat", "text": "trust me", "seat_id": ann.pk, "name": "Ann", "author": "Ann"}
+    before = await database_sync_to_async(db_snapshot)()
+    for frame in (
+        {"type": "chat", "text": "trust me", "seat_id": table.seats["Ann"].pk, "name": "Ann"},
+        {"type": "form", "path": f"/g/{table.code}/do/ready", "fields": {"ready": ["yes"]}},
+        {"type": "form", "path": f"/g/{table.code}/do/end_day", "fields": {}},
+    ):
+        await ben.send_json_to(frame)
+        reply, _ = await receive_until(ben, lambda f: f["type"] == "error")
+        assert reply == {"type": "error", "message": "Unknown message."}
+    assert not snapshot_diff(before, await database_sync_to_async(db_snapshot)())
+
+
+def test_a_private_chat_channel_is_never_delivered_to_a_seat_that_may_not_read_it() -> None:
+    """A table's private channel (a werewolves' night chat) reaches only the seats that may
+    read it: its group is joined only by their pages, and each page's consumer checks again
+    before it sends a line (games/tables/push.py, consumers.TableConsumer.chat_line)."""
+    pytest.skip(
+        "One Night has only the public chat channel; the multi-night Werewolf family will open"
+        " private ones and test this with them."
     )
-    frame, _ = await receive_until(ben, lambda f: f["type"] in ("sent", "error"))
-    assert frame == {"type": "sent"}
-    assert (await send_chat(ben, "second line"))["type"] == "sent"
-    rows = await database_sync_to_async(
-        lambda: list(
-            ChatMessage.objects.filter(game=table.game, seat__isnull=False).values_list(
-                "seat__name", "text"
-            )
-        )
-    )()
-    assert rows == [("Ben", "trust me"), ("Ben", "second line")]
 
 
 # --- Figures ----------------------------------------------------------------------------------
@@ -721,4 +825,4 @@ def test_authorization_figures() -> None:
         json.dumps({**FIGURES, "routes": sorted(ROUTES_TRIED)}, indent=2),
     )
     if FIGURES["matrix_cases"]:
-        assert len(ROUTES_TRIED) >= 15
+        assert len(ROUTES_TRIED) >= 19

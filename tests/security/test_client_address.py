@@ -6,6 +6,9 @@ forged address per request slipped past the cap on games created per minute. The
 sets X-Real-IP to the address it sees (deploy/nginx.conf) and bin/serve has daphne read that
 header alone.
 
+The same holds for the cap on seats taken per address (issue 25, hole 6), which reads the same
+address.
+
 The server here is started by bin/serve itself (one process, on the embedded SQLite, with the
 production settings it checks), and each request carries the headers nginx would send: the
 client's forged X-Forwarded-For with the real address appended, and X-Real-IP.
@@ -32,6 +35,7 @@ from tests.servers import ARTIFACTS, REPO, free_port
 NGINX_CONF = REPO / "deploy" / "nginx.conf"
 REAL_ADDRESS = "203.0.113.7"  # documentation range: only ever a header value here
 GAMES_PER_MINUTE = 5
+JOINS_PER_MINUTE = 6
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +54,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         DJANGO_STATIC_ROOT=str(data / "static"),
         ONENIGHT_DATA_DIR=str(data),
         ONENIGHT_GAMES_PER_MINUTE=str(GAMES_PER_MINUTE),
+        ONENIGHT_JOINS_PER_MINUTE=str(JOINS_PER_MINUTE),
         ONENIGHT_TICKER="0",
         PYTHON=sys.executable,
     )
@@ -98,22 +103,32 @@ def through_nginx(base: str, forged: str, real: str) -> dict[str, str]:
     }
 
 
-def create_game(base: str, forged: str, real: str = REAL_ADDRESS) -> httpx.Response:
+def create_game(
+    base: str, forged: str, real: str = REAL_ADDRESS, game: str = "onenight:house"
+) -> httpx.Response:
     headers = through_nginx(base, forged, real)
     with httpx.Client(timeout=10) as client:
         home = client.get(base + "/", headers=headers)
         assert home.status_code == 200, home.text[:300]
         token = home.cookies["csrftoken"]
-        form = {
-            "host_name": "Ann",
-            "ruleset": "house",
-            "day_minutes": "30",
-            "rules_phrase": "default",
-            "csrfmiddlewaretoken": token,
-        }
+        form = {"host_name": "Ann", "game": game, "csrfmiddlewaretoken": token}
         return client.post(
             base + "/games/new",
             data=form,
+            headers={**headers, "Cookie": f"csrftoken={token}"},
+        )
+
+
+def join_game(base: str, path: str, name: str, forged: str, real: str) -> httpx.Response:
+    """A newcomer's browser opens the invite link and takes a seat."""
+    headers = through_nginx(base, forged, real)
+    with httpx.Client(timeout=10) as client:
+        page = client.get(base + path, headers=headers)
+        assert page.status_code == 200, page.text[:300]
+        token = page.cookies["csrftoken"]
+        return client.post(
+            base + path,
+            data={"name": name, "csrfmiddlewaretoken": token},
             headers={**headers, "Cookie": f"csrftoken={token}"},
         )
 
@@ -129,6 +144,28 @@ def test_a_forged_forwarded_for_does_not_lift_the_game_cap(served: str) -> None:
     # Another client (another real address) is not held back by the first one's games.
     other = create_game(served, forged="198.51.100.1", real="203.0.113.8")
     assert other.status_code == 302, other.text[:300]
+
+
+def test_a_forged_forwarded_for_does_not_lift_the_join_cap(served: str) -> None:
+    """Seats taken through the invite link from one real address, each claiming another
+    first address: the cap on seats per address counts the real one."""
+    created = create_game(
+        served, forged="198.51.100.50", real="203.0.113.30", game="onenight:official"
+    )
+    assert created.status_code == 302, created.text[:300]
+    invite = created.headers["Location"].rstrip("/") + "/join"
+    joiner = "203.0.113.31"
+    for i in range(JOINS_PER_MINUTE):
+        response = join_game(served, invite, f"Guest {i}", f"198.51.100.{60 + i}", joiner)
+        assert response.status_code == 302, response.text[:300]
+    refused = join_game(served, invite, "Guest more", "198.51.100.99", joiner)
+    assert refused.status_code == 400
+    assert f"{JOINS_PER_MINUTE} seats were taken from your address in the last minute" in (
+        refused.text
+    )
+    # A friend at another address still sits down.
+    friend = join_game(served, invite, "Ben", "198.51.100.60", "203.0.113.32")
+    assert friend.status_code == 302, friend.text[:300]
 
 
 def test_the_shipped_proxy_sets_the_address_the_server_reads() -> None:

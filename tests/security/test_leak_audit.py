@@ -1,13 +1,15 @@
 """Leak audit: complete games played through the pages and the websocket, everything captured.
 
-Each game is played by one django.test.Client per player (home page, join page, game page, htmx
-panel, status fragment, every POST response, deliberately wrong posts and error pages) and one
-websocket per player on onenight.asgi.application (hello, status, chat, error frames), with the
-player's own session cookie and a same-origin Origin header.
+Each game is played by one django.test.Client per player (the home page, the join page, the
+table page, its htmx panel, the panel fragment /g/<code>/panel, every POST answer, deliberately
+wrong posts and error pages) and one websocket per player on onenight.asgi.application (hello,
+panel, chat, pong and error frames), with the player's own session cookie and a same-origin
+Origin header.
 
 Before the reveal, for every seat S and everything S received:
   (a) no other seat's private text appears (role message heading and paragraphs, action prompt,
-      night report sentences), unless S was told the very same sentence;
+      what the Doppelganger copied, night report sentences), unless S was told the very same
+      sentence;
   (b) every role word (title, value, plural; in text, attributes, classes such as team-werewolf,
       hidden inputs, data-* or comments) is one S may know: its own card, the roles named in its
       own role message, action prompt, Doppelganger copy and night report;
@@ -15,12 +17,16 @@ Before the reveal, for every seat S and everything S received:
 After the reveal everything is public, except other seats' tokens, which are never shown. In the
 lobby no card is dealt yet: the deck picker names roles, but the deck is chosen in public.
 
-The deals are planned (a seeded plan per game, dealt in that order through the start POST with
-the shuffle patched) so that over the run every role of both rulesets is dealt to a player and
-lies in the centre. Night actions are random legal ones (Doppelganger two-step included), votes
-random; some games let the night, the day or the vote run out instead.
+And for every message the table core put into a channel-layer group during the games: a table
+change carries only the new version, and a chat line only the line, of the public channel (the
+only one One Night has) — nothing built for one seat ever goes through a group.
 
-Two mutants (a role message carrying a neighbour's card, a status frame carrying one in an HTML
+The deals are planned (a seeded plan per game, dealt in that order through the start POST with
+the table core's chance patched) so that over the run every role of both rulesets is dealt to a
+player and lies in the centre. Night actions are random legal ones (the Doppelganger's copy and
+its second step included), votes random; some games let the night, the day or the vote run out.
+
+Two mutants (a role message carrying a neighbour's card, a pushed panel carrying one in an HTML
 comment and a CSS class) check that the audit does catch leaks in pages and in frames.
 
 Figures are gathered in AUDIT, written to test-artifacts/security/leak_audit.json and printed by
@@ -34,7 +40,6 @@ import contextlib
 import json
 import random
 import re
-import secrets
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -48,24 +53,50 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.http import HttpResponse
 from django.test import Client
-from django.urls import reverse
 from django.utils import timezone
 
-from games import consumers, engine, selectors, services
-from games.engine import CENTRE_POSITIONS, Requirement, Role, Ruleset, role_limits
-from games.engine.messages import RoleMessage, night_report, role_message
-from games.models import CentreCard, Game, NightAction, Phase, Seat
-from tests.factories import NAMES, client_for, deal_game, form_targets, game_state
-from tests.realtime.helpers import ORIGIN, WAIT, websocket_app
+from games.families.onenight import panels
+from games.families.onenight.engine import (
+    CENTRE_POSITIONS,
+    ActionRule,
+    Deal,
+    NightResult,
+    Requirement,
+    Role,
+    Ruleset,
+    action_rule,
+    copied_action_rule,
+    max_players,
+    role_limits,
+    validate_deck,
+)
+from games.families.onenight.engine.messages import RoleMessage, night_report, role_message
+from games.families.onenight.engine.night import ACTS_AT_ONCE
+from games.families.onenight.options import RULES_PHRASE
+from games.families.onenight.play import OneNightState
+from games.tables import consumers, push
+from games.tables.models import Seat, Table
+from tests.factories import NAMES, client_for, deal_game, form_targets, new_client, table_state
 from tests.security.audit import (
+    DAY,
+    LOBBY,
+    MOVE_OUT_OF_PHASE,
+    NIGHT,
+    ORIGIN,
+    REVEAL,
     TEAM_ROLE,
+    VOTING,
+    WAIT,
     message_of,
     norm,
     plain,
     role_mentions,
     roles_named,
+    socket_path,
     strings_in,
     unescaped,
+    url,
+    websocket_app,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -73,13 +104,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 GAMES = 40
 SEED = 20_240_611
 ARTIFACT = Path(__file__).resolve().parents[2] / "test-artifacts" / "security" / "leak_audit.json"
-PRE_REVEAL = (Phase.NIGHT, Phase.DAY, Phase.VOTING)
-PAGE_PHASE = re.compile(r'data-phase="(\w+)"')
+PRE_REVEAL = (NIGHT, DAY, VOTING)
+# The phase a panel shows: every page and pushed panel carries its label.
+PAGE_PHASE = re.compile(r'data-phase-label="(\w+)"')
 
 # Fixed texts of the app that name a role whatever the seat holds. Removed before the role-word
 # scan (b), each with its justification:
 FIXED_ROLE_TEXTS = (
-    # The refusal a seat gets when it posts the Doppelganger's copy step without holding the
+    # The refusal a seat gets when it posts the Doppelganger's copy without holding the
     # Doppelganger (one deliberately wrong post per night in this audit). It is the same for every
     # seat and every deal, even in house games with no Doppelganger, so it tells nothing.
     re.compile(r"only the Doppelganger copies another card\.", re.I),
@@ -126,7 +158,7 @@ def _deck(rng: random.Random, ruleset: Ruleset, size: int, must: list[Role]) -> 
         deck += rest[: size + 3 - len(deck)]
         if ruleset is Ruleset.OFFICIAL and deck.count(Role.MASON) == 1:
             continue
-        engine.validate_deck(ruleset, deck, size)
+        validate_deck(ruleset, deck, size)
         return deck
     raise AssertionError("no deck found")
 
@@ -141,9 +173,9 @@ def make_plans() -> list[Plan]:
         j = seen[ruleset]
         seen[ruleset] += 1
         roles = list(role_limits(ruleset))
-        sizes = list(range(3, engine.max_players(ruleset) + 1))
+        sizes = list(range(3, max_players(ruleset) + 1))
         # Every table size once, then small tables (the audit's time grows with the square of
-        # the table: every change re-renders every seat's status).
+        # the table: every change pushes every seat its panel).
         size = sizes[(j * 3) % len(sizes)] if j < len(sizes) else 3 + j % 3
         centre_focus = roles[j % len(roles)]
         player_focus = roles[(j * 5 + 3) % len(roles)]
@@ -214,7 +246,7 @@ def test_the_plans_cover_every_role_dealt_and_in_the_centre() -> None:
                 centre.update(plan.cards[n:])
         assert dealt == set(role_limits(ruleset)), ruleset
         assert centre == set(role_limits(ruleset)), ruleset
-        assert sizes == set(range(3, engine.max_players(ruleset) + 1)), ruleset
+        assert sizes == set(range(3, max_players(ruleset) + 1)), ruleset
 
 
 @dataclass
@@ -234,6 +266,7 @@ class Player:
     comm: WebsocketCommunicator | None = None
     seat_id: int = 0
     token: str = ""
+    version: int = 0  # the newest version its page was shown
 
 
 @dataclass
@@ -244,9 +277,9 @@ class GameRun:
     rng: random.Random
     players: dict[str, Player] = field(default_factory=dict)
     code: str = ""
-    phase: str = Phase.LOBBY
-    deal: engine.Deal | None = None
-    night: engine.NightResult | None = None
+    phase: str = LOBBY
+    deal: Deal | None = None
+    night: NightResult | None = None
     allowed: dict[str, set[Role]] = field(default_factory=dict)
     allowed_at: dict[tuple[str, str], frozenset[Role]] = field(default_factory=dict)
     private: dict[str, set[str]] = field(default_factory=dict)
@@ -257,6 +290,9 @@ class GameRun:
     def form_targets(self, targets: list[str]) -> list[str]:
         """What the night-action form posts for these targets: players by seat id."""
         return [str(self.players[t].seat_id) if t in self.players else t for t in targets]
+
+    def path(self, name: str, *args: object) -> str:
+        return url(name, self.code, *args)
 
     # --- Knowledge --------------------------------------------------------------------------
 
@@ -276,12 +312,11 @@ class GameRun:
     # --- Capturing --------------------------------------------------------------------------
 
     def record(self, name: str, kind: str, where: str, text: str, phase: str | None = None) -> None:
-        """Capture what seat `name` received. `phase`: the phase it shows (a frame's own
-        "phase", a page's data-phase), else the phase the game is in as far as the audit knows.
-        """
+        """Capture what seat `name` received. `phase`: the phase it shows (a panel's label),
+        else the phase the game is in as far as the audit knows."""
         if phase is None:
             shown = PAGE_PHASE.search(text)
-            phase = shown.group(1) if shown else self.phase
+            phase = shown.group(1).lower() if shown else self.phase
         raw = unescaped(text)
         words = plain(text) if kind != "frame" else norm(raw)
         self.figures[kind] += 1
@@ -350,6 +385,8 @@ class GameRun:
         if response.status_code >= 400:
             self.figures["error_responses"] += 1
             assert message_of(response), f"{method} {path} -> {response.status_code}: no message"
+        if response.has_header("X-Table-Version"):
+            player.version = max(player.version, int(response["X-Table-Version"]))
         if body:
             kind = "page" if body.lstrip().lower().startswith("<!doctype") else "fragment"
             self.record(player.name, kind, f"{method} {path} -> {response.status_code}", body)
@@ -372,7 +409,9 @@ class GameRun:
             frame = json.loads(message["text"])
             self.figures[f"frame_{frame.get('type')}"] += 1
             text = "\n".join(strings_in(frame))
-            self.record(player.name, "frame", f"ws {frame.get('type')}", text, frame.get("phase"))
+            shown = PAGE_PHASE.search(frame.get("panel", ""))
+            phase = shown.group(1).lower() if shown else None
+            self.record(player.name, "frame", f"ws {frame.get('type')}", text, phase)
             count += 1
         return count
 
@@ -381,8 +420,8 @@ class GameRun:
         return sum(self.drain_one(p) for p in self.players.values())
 
     async def settle(self) -> None:
-        """Wait until every socket has received what the last changes caused: the status
-        renders run on the one thread database_sync_to_async uses, so a no-op queued there
+        """Wait until every socket has received what the last changes caused: the panels are
+        rendered on the one thread database_sync_to_async uses, so a no-op queued there
         returns after every render queued before it."""
         quiet = 0
         while quiet < 3:
@@ -392,54 +431,44 @@ class GameRun:
 
     async def ws_send(self, player: Player, message: Any) -> None:
         assert player.comm is not None
-        if isinstance(message, str):
-            await player.comm.send_to(text_data=message)
-        else:
-            await player.comm.send_json_to(message)
+        await player.comm.send_json_to(message)
         self.figures["ws_sent"] += 1
 
     # --- Game state from the database --------------------------------------------------------
 
     def _phase(self) -> str:
-        return Game.objects.values_list("phase", flat=True).get(code=self.code)
+        return Table.objects.values_list("phase", flat=True).get(code=self.code)
 
     async def db_phase(self) -> str:
         return await sync_to_async(self._phase)()
 
-    def _load(self) -> tuple[engine.Deal, dict[str, list[str]]]:
-        game = Game.objects.get(code=self.code)
-        seats = list(Seat.objects.filter(game=game).order_by("position"))
-        centre = list(CentreCard.objects.filter(game=game))
-        deal = services.deal_of(game, seats, centre)
-        names = {s.pk: s.name for s in seats}
-        actions = {names[a.seat_id]: a.targets for a in NightAction.objects.filter(game=game)}
-        return deal, actions
+    async def state(self) -> OneNightState:
+        def read() -> OneNightState:
+            return OneNightState(Table.objects.values_list("state", flat=True).get(code=self.code))
 
-    async def load(self) -> tuple[engine.Deal, dict[str, list[str]]]:
-        return await sync_to_async(self._load)()
+        return await sync_to_async(read)()
 
     async def pass_deadline(self, player: Player) -> None:
         """Time runs out: the stored deadline is moved into the past and the next request of a
-        page notices it (games/views._advance_if_due), as a browser's poll would."""
+        page notices it (views: services.table_caught_up), as the panel fetch of a page whose
+        socket is down would."""
 
         def move() -> None:
             past = timezone.now() - timedelta(seconds=1)
-            updated = Game.objects.filter(code=self.code, deadline__isnull=False).update(
+            updated = Table.objects.filter(code=self.code, deadline__isnull=False).update(
                 deadline=past
             )
             assert updated == 1
 
         await sync_to_async(move)()
-        await self.http(player, "GET", reverse("status", args=[self.code]), htmx=True)
+        await self.http(player, "GET", self.path("panel"), {"version": player.version}, htmx=True)
         self.figures["deadlines_passed"] += 1
 
 
 # --- Playing ------------------------------------------------------------------------------------
 
 
-def _targets_for(
-    rng: random.Random, rule: engine.ActionRule, me: str, deal: engine.Deal
-) -> list[str]:
+def _targets_for(rng: random.Random, rule: ActionRule, me: str, deal: Deal) -> list[str]:
     """Random legal targets for `rule`, as the page posts them (a pair as two values)."""
     if rule.requirement is Requirement.NONE:
         return []
@@ -470,55 +499,62 @@ async def wrong_post(run: GameRun, player: Player, options: list[tuple[str, dict
     await run.http(player, "POST", path, data, htmx=run.rng.random() < 0.5, expect=status)
 
 
-async def look(run: GameRun, player: Player, phase: str, first: bool) -> HttpResponse:
+async def chat(run: GameRun, player: Player, text: str, expect: int | tuple[int, ...]) -> None:
+    """A line from the page's chat box (htmx sends it; without script, a plain form)."""
+    data = {"channel": "public", "text": text}
+    await run.http(
+        player, "POST", run.path("chat"), data, htmx=run.rng.random() < 0.7, expect=expect
+    )
+
+
+async def look(run: GameRun, player: Player, first: bool) -> HttpResponse:
     """What a seat's browser fetches in a phase: the page, and (always for the first seat, for
-    the others at random) its htmx panel and the status fragment. Both are parts of the page,
-    rendered by their own code paths."""
-    page = await run.http(player, "GET", reverse("game", args=[run.code]), expect=200)
+    the others at random) its htmx panel, the panel fragment a page fetches when its socket is
+    down (as new, and as already shown: 204), and a resync over the socket."""
+    page = await run.http(player, "GET", run.path("table"), expect=200)
     if first or run.rng.random() < 0.5:
-        await run.http(player, "GET", reverse("game", args=[run.code]), htmx=True, expect=200)
+        await run.http(player, "GET", run.path("table"), htmx=True, expect=200)
     if first or run.rng.random() < 0.5:
-        status = reverse("status", args=[run.code])
-        await run.http(player, "GET", status, {"phase": phase}, htmx=True)
+        await run.http(player, "GET", run.path("panel"), {"version": 0}, htmx=True, expect=200)
+        shown = {"version": player.version}
+        await run.http(player, "GET", run.path("panel"), shown, htmx=True, expect=(200, 204))
+    if first or run.rng.random() < 0.3:
+        await run.ws_send(player, {"type": "sync", "after": 0, "version": 0})
     return page
 
 
 async def lobby(run: GameRun) -> None:
     plan, rng = run.plan, run.rng
-    host = Player(plan.players[0], Client())
+    host = Player(plan.players[0], new_client())
     run.players[host.name] = host
-    await run.http(host, "GET", reverse("home"), expect=200)
+    await run.http(host, "GET", url("home"), expect=200)
     response = await run.http(
         host,
         "POST",
-        reverse("game_new"),
-        {
-            "host_name": host.name,
-            "ruleset": plan.ruleset.value,
-            "day_minutes": 30,
-            "night_minutes": 5 if plan.night_timeout else "",
-            "vote_minutes": 5 if plan.vote_timeout else "",
-            "rules_phrase": "default",
-        },
+        url("table_new"),
+        {"host_name": host.name, "game": f"onenight:{plan.ruleset.value}"},
         expect=302,
     )
     run.code = response["Location"].strip("/").split("/")[-1]
+    settings = {
+        "day_minutes": 30,
+        "night_minutes": 5 if plan.night_timeout else "",
+        "vote_minutes": 5 if plan.vote_timeout else "",
+        "rules_phrase": "yes" if plan.ruleset is Ruleset.HOUSE else "no",
+    }
+    await run.http(host, "POST", run.path("options"), settings, htmx=plan.htmx)
     for name in plan.players[1:]:
-        player = Player(name, Client())
+        player = Player(name, new_client())
         run.players[name] = player
         if rng.random() < 0.3:
-            await run.http(player, "POST", reverse("join_by_code"), {"code": run.code}, expect=302)
-        await run.http(player, "GET", reverse("join", args=[run.code]), expect=200)
+            await run.http(player, "POST", url("join_by_code"), {"code": run.code}, expect=302)
+        await run.http(player, "GET", run.path("join"), expect=200)
         await run.http(
-            player,
-            "POST",
-            reverse("join", args=[run.code]),
-            {"name": name, "rules_phrase": services.RULES_PHRASE},
-            expect=302,
+            player, "POST", run.path("join"), {"name": name, "phrase": RULES_PHRASE}, expect=302
         )
 
     def seats() -> dict[str, tuple[int, str]]:
-        return {s.name: (s.pk, s.token) for s in Seat.objects.filter(game__code=run.code)}
+        return {s.name: (s.pk, s.token) for s in Seat.objects.filter(table__code=run.code)}
 
     for name, (pk, token) in (await sync_to_async(seats)()).items():
         run.players[name].seat_id = pk
@@ -527,61 +563,64 @@ async def lobby(run: GameRun) -> None:
         cookie = f"sessionid={player.client.cookies['sessionid'].value}"
         comm = WebsocketCommunicator(
             websocket_app(),
-            f"/ws/game/{run.code}/",
+            socket_path(run.code),
             headers=[(b"host", b"testserver"), (b"origin", ORIGIN), (b"cookie", cookie.encode())],
         )
         connected, _ = await comm.connect(timeout=WAIT)
         assert connected
         player.comm = comm
         run.figures["sockets"] += 1
-        await run.http(player, "GET", reverse("game", args=[run.code]), expect=200)
+        await run.http(player, "GET", run.path("table"), expect=200)
     await run.settle()
     # The host chooses the cards (as counts, like the form), the others look on.
     counts = Counter(plan.cards)
     await run.http(
         host,
         "POST",
-        reverse("deck", args=[run.code]),
-        {f"count_{r.value}": counts.get(r, 0) for r in Role},
+        run.path("options"),
+        {f"count_{r.value}": counts.get(r, 0) for r in role_limits(plan.ruleset)},
         htmx=True,
         expect=200,
     )
     for player in list(run.players.values())[:3]:
-        await run.ws_send(player, {"type": "chat", "text": f"hello from {player.name}"})
-        await run.http(player, "GET", reverse("status", args=[run.code]), {"phase": "lobby"})
-    # Wrong on purpose: a player who is not the host tries to start; an unknown game.
+        await chat(run, player, f"hello from {player.name}", expect=(200, 302))
+        await run.http(player, "GET", run.path("panel"), {"version": player.version})
+    # Wrong on purpose: a player who is not the host tries to start; an unknown table.
     second = run.players[plan.players[1]]
-    await run.http(second, "POST", reverse("start", args=[run.code]), expect=403)
-    await run.http(second, "GET", reverse("game", args=["ZZZZZZZZ"]), expect=404)
+    await run.http(second, "POST", run.path("start"), expect=403)
+    await run.http(second, "GET", url("table", "ZZZZZZZZ"), expect=404)
     await run.settle()
 
     # Deal the planned cards: the stored deck in deal order, the deal's shuffle a no-op (the
-    # vote ring is still shuffled, by the plan's generator).
+    # voting ring is still shuffled, by the plan's generator).
     def store_deck() -> None:
-        Game.objects.filter(code=run.code).update(deck=[r.value for r in plan.cards])
+        table = Table.objects.get(code=run.code)
+        table.options = {**table.options, "deck": [r.value for r in plan.cards]}
+        table.save(update_fields=["options"])
 
     await sync_to_async(store_deck)()
     ring_rng = random.Random(plan.seed)
 
-    def shuffle(self: Any, items: list[Any]) -> None:
-        if not items or not isinstance(items[0], Role):
-            ring_rng.shuffle(items)
+    class PlannedDeal(random.Random):
+        def shuffle(self, items: Any) -> None:  # type: ignore[override]
+            if not items or not isinstance(items[0], Role):
+                ring_rng.shuffle(items)
 
-    with mock.patch.object(secrets.SystemRandom, "shuffle", shuffle):
-        await run.http(host, "POST", reverse("start", args=[run.code]), htmx=plan.htmx)
+    with mock.patch("games.tables.services.new_rng", PlannedDeal):
+        await run.http(host, "POST", run.path("start"), htmx=plan.htmx, expect=(200, 302))
 
 
 async def night(run: GameRun) -> None:
     plan, rng = run.plan, run.rng
-    assert await run.db_phase() == Phase.NIGHT
-    deal, _ = await run.load()
+    assert await run.db_phase() == NIGHT
+    deal = (await run.state()).deal
     run.deal = deal
     n = len(plan.players)
     assert [deal.cards[p] for p in deal.positions] == list(plan.cards)
     coverage = COVERAGE[plan.ruleset.value]
     coverage["dealt"].update(deal.cards[p].value for p in plan.players)
     coverage["centre"].update(deal.cards[p].value for p in CENTRE_POSITIONS)
-    run.set_phase(Phase.NIGHT)
+    run.set_phase(NIGHT)
     for name in plan.players:
         start = deal.cards[name]
         message = role_message(deal, name)
@@ -591,12 +630,12 @@ async def night(run: GameRun) -> None:
         run.learn(
             name,
             {start} | ({team} if team else set()),
-            [message.heading, *message.paragraphs, engine.action_rule(deal, name).description],
+            [message.heading, *message.paragraphs, action_rule(deal, name).description],
         )
     await run.settle()
-    action_url = reverse("night_action", args=[run.code])
+    action_path = run.path("move", "action")
     for player in run.players.values():
-        page = await look(run, player, Phase.NIGHT, player.name == plan.players[0])
+        page = await look(run, player, player.name == plan.players[0])
         heading = role_message(deal, player.name).heading
         assert heading in plain(page.content.decode()), "the audit must see private messages"
         other = run.players[next(p for p in plan.players if p != player.name)]
@@ -604,27 +643,21 @@ async def night(run: GameRun) -> None:
             run,
             player,
             [
-                (reverse("vote", args=[run.code]), {"target": other.seat_id}, 409),
-                (reverse("ready", args=[run.code]), {}, 409),
-                (
-                    reverse("end_day", args=[run.code]),
-                    {},
-                    403 if player.name != plan.players[0] else 409,
-                ),
-                (action_url, {"targets": "Zed"}, 400),
-                (action_url, {}, 400),
+                (run.path("move", "vote"), {"target": other.seat_id}, 409),
+                (run.path("move", "ready"), {}, 409),
+                (run.path("move", "end_day"), {}, 403 if player.name != plan.players[0] else 409),
+                (action_path, {"targets": "Zed"}, 400),
+                (action_path, {"targets": other.name}, 400),  # a name is never a target
+                (run.path("move", "sleep"), {}, 409),
             ],
         )
-        await run.ws_send(player, {"type": "chat", "text": "is anyone awake"})
+        await chat(run, player, "is anyone awake", expect=409)
     not_doppel = next(p for p in plan.players if deal.cards[p] is not Role.DOPPELGANGER)
     await run.http(
         run.players[not_doppel],
         "POST",
-        action_url,
-        {
-            "step": "copy",
-            "targets": run.form_targets([next(p for p in plan.players if p != not_doppel)]),
-        },
+        run.path("move", "copy"),
+        {"targets": run.form_targets([next(p for p in plan.players if p != not_doppel)])},
         expect=403,
     )
     await run.settle()
@@ -637,45 +670,21 @@ async def night(run: GameRun) -> None:
     for name in order:
         player = run.players[name]
         htmx = plan.htmx or rng.random() < 0.3
-        expect: int | tuple[int, ...] = (200, 204) if htmx else 302
-        rule = engine.action_rule(deal, name)
+        expect: tuple[int, ...] = (200,) if htmx else (302,)
+        rule = action_rule(deal, name)
         if rule.role is Role.DOPPELGANGER:
             others = [p for p in plan.players if p != name]
             if name in skip and rng.random() < 0.5:
                 continue  # the deadline finds no copy at all
             if rng.random() < 0.12:
                 ACTION_KINDS["doppelganger copies nobody"] += 1
-                data = {"step": "copy", "no_action": "1"}
-                await run.http(player, "POST", action_url, data, htmx=htmx, expect=expect)
+                await run.http(player, "POST", action_path, {"no_action": "1"}, htmx=htmx)
                 continue
-            # Mostly a role that acts again (the two-step), else anyone.
-            acting = [p for p in others if deal.cards[p] in engine.night.ACTS_AT_ONCE]
+            # Mostly a role that acts again (the two steps), else anyone.
+            acting = [p for p in others if deal.cards[p] in ACTS_AT_ONCE]
             model = rng.choice(acting if acting and rng.random() < 0.6 else others)
             copied = deal.cards[model]
-            copied_rule = engine.copied_action_rule(copied)
-            if copied is Role.DRUNK:
-                # The copy step used to refuse the Drunk (tests/web/test_posts.py); where it
-                # still does, the one-post form the engine accepts copies and swaps together.
-                copy_texts = [f"You copied the card of a {copied.title}.", copied_rule.description]
-                run.learn(name, {copied}, copy_texts)
-                response = await run.http(
-                    player,
-                    "POST",
-                    action_url,
-                    {"step": "copy", "targets": run.form_targets([model])},
-                    htmx=htmx,
-                    expect=(*((expect,) if isinstance(expect, int) else expect), 400),
-                )
-                if response.status_code == 400:
-                    ACTION_KINDS["doppelganger copies the drunk (one post)"] += 1
-                    targets = [model, rng.choice(CENTRE_POSITIONS)]
-                    data = {"targets": run.form_targets(targets)}
-                    await run.http(player, "POST", action_url, data, htmx=htmx, expect=expect)
-                    continue
-                ACTION_KINDS["doppelganger copies the drunk"] += 1
-                targets = [rng.choice(CENTRE_POSITIONS)]
-                await run.http(player, "POST", action_url, {"targets": targets}, expect=302)
-                continue
+            copied_rule = copied_action_rule(copied)
             ACTION_KINDS[f"doppelganger copies the {copied.value}"] += 1
             # The answer to the copy shows the copied card: known from this post on.
             run.learn(
@@ -683,16 +692,21 @@ async def night(run: GameRun) -> None:
                 {copied},
                 [f"You copied the card of a {copied.title}.", copied_rule.description],
             )
+            if rng.random() < 0.3:
+                # Wrong on purpose: the copied role's action before the copy, naming the model
+                # (the refusal may not depend on whose card it names).
+                targets = run.form_targets([model, "left"])
+                await run.http(player, "POST", action_path, {"targets": targets}, expect=400)
             await run.http(
                 player,
                 "POST",
-                action_url,
-                {"step": "copy", "targets": run.form_targets([model])},
+                run.path("move", "copy"),
+                {"targets": run.form_targets([model])},
                 htmx=htmx,
                 expect=expect,
             )
             if not htmx:
-                await run.http(player, "GET", reverse("game", args=[run.code]), expect=200)
+                await run.http(player, "GET", run.path("table"), expect=200)
             if copied_rule.requirement is Requirement.NONE or name in skip:
                 continue
             rule = copied_rule
@@ -701,85 +715,73 @@ async def night(run: GameRun) -> None:
         targets = _targets_for(rng, rule, name, deal)
         ACTION_KINDS[f"{rule.role.value} {'acts' if targets else 'no action'}"] += 1
         await run.http(
-            player, "POST", action_url, _action_data(run, targets), htmx=htmx, expect=expect
+            player, "POST", action_path, _action_data(run, targets), htmx=htmx, expect=expect
         )
         if rng.random() < 0.25:
             # Wrong on purpose: a second action (final) or, if the night just ended, too late.
-            await run.http(player, "POST", action_url, {"no_action": "1"}, expect=(400, 409))
-    if plan.night_timeout and await run.db_phase() == Phase.NIGHT:
+            await run.http(player, "POST", action_path, {"no_action": "1"}, expect=(400, 409))
+    if plan.night_timeout and await run.db_phase() == NIGHT:
         await run.pass_deadline(run.players[order[-1]])
     await run.settle()
-    assert await run.db_phase() == Phase.DAY
+    assert await run.db_phase() == DAY
 
 
 async def day(run: GameRun) -> None:
     plan, rng = run.plan, run.rng
-    deal, actions = await run.load()
-    run.night = engine.resolve_night(deal, actions)
-    run.set_phase(Phase.DAY)
+    run.night = (await run.state()).night()
+    run.set_phase(DAY)
     for name in plan.players:
         run.learn(name, set(), list(night_report(run.night, name)))
     host = run.players[plan.players[0]]
     for player in run.players.values():
-        page = await look(run, player, Phase.DAY, player is host)
+        page = await look(run, player, player is host)
         words = plain(page.content.decode())
         assert all(line in words for line in night_report(run.night, player.name))
         other = run.players[next(p for p in plan.players if p != player.name)]
         options = [
-            (reverse("vote", args=[run.code]), {"target": other.seat_id}, 409),
-            (reverse("night_action", args=[run.code]), {"no_action": "1"}, 409),
-            (reverse("start", args=[run.code]), {}, 403 if player is not host else 409),
+            (run.path("move", "vote"), {"target": other.seat_id}, 409),
+            (run.path("move", "action"), {"no_action": "1"}, 409),
+            (run.path("start"), {}, 403 if player is not host else 409),
+            (run.path("options"), {"day_minutes": "5"}, 403 if player is not host else 409),
         ]
         if player is not host:
-            options.append((reverse("end_day", args=[run.code]), {}, 403))
+            options.append((run.path("move", "end_day"), {}, 403))
         await wrong_post(run, player, options)
-        if rng.random() < 0.3:
-            # The status of a phase that is over: an empty 204 telling htmx to reload.
-            await run.http(player, "GET", reverse("status", args=[run.code]), {"phase": "night"})
         if rng.random() < 0.5:
-            await run.ws_send(player, {"type": "chat", "text": f"{player.name} thinks it over"})
-        if rng.random() < 0.2:
-            await run.ws_send(player, {"type": "sync", "after": 0})
+            await chat(run, player, f"{player.name} thinks it over", expect=(200, 302))
     await run.settle()
     if plan.day_end == "host":
-        await run.http(host, "POST", reverse("end_day", args=[run.code]), htmx=plan.htmx)
+        await run.http(host, "POST", run.path("move", "end_day"), htmx=plan.htmx)
     elif plan.day_end == "ready":
         first = run.players[plan.players[-1]]
-        await run.http(
-            first, "POST", reverse("ready", args=[run.code]), htmx=True, expect=(200, 204)
-        )
-        await run.http(
-            first, "POST", reverse("ready", args=[run.code]), {"ready": "no"}, expect=302
-        )
+        ready = run.path("move", "ready")
+        await run.http(first, "POST", ready, {"ready": "yes"}, htmx=True, expect=200)
+        await run.http(first, "POST", ready, {"ready": "no"}, expect=302)
         for player in run.players.values():
-            await run.http(player, "POST", reverse("ready", args=[run.code]), htmx=plan.htmx)
+            await run.http(player, "POST", ready, {"ready": "yes"}, htmx=plan.htmx)
     else:
         await run.pass_deadline(host)
     await run.settle()
-    assert await run.db_phase() == Phase.VOTING
+    assert await run.db_phase() == VOTING
 
 
 async def voting(run: GameRun) -> None:
     plan, rng = run.plan, run.rng
-    run.set_phase(Phase.VOTING)
-    vote_url = reverse("vote", args=[run.code])
+    run.set_phase(VOTING)
+    vote_path = run.path("move", "vote")
     for player in run.players.values():
-        # The status of the reveal asked for before it happens: nothing but a reload hint.
-        await look(
-            run, player, rng.choice([Phase.VOTING, Phase.REVEAL]), player.name == plan.players[0]
-        )
+        await look(run, player, player.name == plan.players[0])
         await wrong_post(
             run,
             player,
             [
-                (vote_url, {"target": player.seat_id}, 400),
-                (vote_url, {"target": "nobody"}, 400),
-                (reverse("ready", args=[run.code]), {}, 409),
-                (reverse("play_again", args=[run.code]), {}, 409),
+                (vote_path, {"target": player.seat_id}, 400),
+                (vote_path, {"target": "nobody"}, 400),
+                (run.path("move", "ready"), {}, 409),
+                (run.path("play_again"), {}, 409),
+                (run.path("chat"), {"channel": "public", "text": "one more thing"}, 409),
             ],
         )
-        if rng.random() < 0.3:
-            await run.ws_send(player, {"type": "chat", "text": "one more thing"})
     await run.settle()
     order = list(plan.players)
     rng.shuffle(order)
@@ -791,24 +793,24 @@ async def voting(run: GameRun) -> None:
         target = run.players[rng.choice([p for p in plan.players if p != name])]
         htmx = plan.htmx or rng.random() < 0.3
         await run.http(
-            player, "POST", vote_url, {"target": target.seat_id}, htmx=htmx, expect=(200, 204, 302)
+            player, "POST", vote_path, {"target": target.seat_id}, htmx=htmx, expect=(200, 302)
         )
         if i < len(order) - 1 and rng.random() < 0.25:
-            await run.http(player, "POST", vote_url, {"target": target.seat_id}, expect=400)
+            await run.http(player, "POST", vote_path, {"target": target.seat_id}, expect=400)
     if plan.vote_timeout:
         await run.pass_deadline(run.players[order[0]])
     await run.settle()
-    assert await run.db_phase() == Phase.REVEAL
+    assert await run.db_phase() == REVEAL
 
 
 async def reveal(run: GameRun) -> None:
-    run.set_phase(Phase.REVEAL)
+    run.set_phase(REVEAL)
     for player in run.players.values():
-        page = await run.http(player, "GET", reverse("game", args=[run.code]), expect=200)
+        page = await run.http(player, "GET", run.path("table"), expect=200)
         body = page.content.decode()
         assert 'id="reveal"' in body
         assert all(name in body for name in run.plan.players)
-    await run.ws_send(run.players[run.plan.players[0]], {"type": "chat", "text": "good game"})
+    await chat(run, run.players[run.plan.players[0]], "good game", expect=(200, 302))
     await run.settle()
 
 
@@ -816,16 +818,16 @@ def final_checks(run: GameRun) -> None:
     """(a) and (c) over everything each seat received before the reveal."""
     assert run.deal is not None and run.night is not None
     deal, night = run.deal, run.night
-    game = Game.objects.get(code=run.code)
+    state = OneNightState(Table.objects.values_list("state", flat=True).get(code=run.code))
     public_after = [step.text for step in night.log]
-    result = game.result or {}
+    result = state.result or {}
     public_after += [t for t in (result.get("vote_reason"), result.get("reason")) if t]
     for capture in run.deferred:
         run.check_roles(capture, run.allowed_at[(capture.seat, capture.phase)])
     own: dict[str, set[str]] = {}
     for name in run.plan.players:
         message = role_message(deal, name)
-        texts = {message.heading, *message.paragraphs, engine.action_rule(deal, name).description}
+        texts = {message.heading, *message.paragraphs, action_rule(deal, name).description}
         texts |= set(night_report(night, name))
         texts |= run.private.get(name, set())
         own[name] = {norm(t) for t in texts}
@@ -848,12 +850,44 @@ def final_checks(run: GameRun) -> None:
 
 
 @pytest.fixture
-def fast_status(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No coalescing delay before a socket re-renders its status (only merges renders)."""
-    monkeypatch.setattr(consumers, "STATUS_COALESCE_SECONDS", 0.0)
+def group_messages(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+    """Every message the table core sends to a channel-layer group, as it sends it."""
+    sent: list[tuple[str, dict[str, Any]]] = []
+    real = push._send
+
+    def record(group: str, message: dict[str, Any]) -> None:
+        sent.append((group, json.loads(json.dumps(message))))
+        real(group, message)
+
+    monkeypatch.setattr(push, "_send", record)
+    return sent
 
 
-async def play_one(plan: Plan) -> GameRun:
+CHAT_LINE_KEYS = {"type", "id", "channel", "seat_id", "name", "note", "text", "sent_at"}
+
+
+def check_group_messages(run: GameRun, sent: list[tuple[str, dict[str, Any]]]) -> None:
+    """Nothing built for one seat goes through a group: a table change is its version, a chat
+    line is the line, in the group of its channel (One Night has only the public one, which
+    every page of the table reads), and no message names a role."""
+    table_id = Table.objects.values_list("pk", flat=True).get(code=run.code)
+    mine = [(g, m) for g, m in sent if g == push.table_group(table_id)]
+    assert mine, "the game's changes reached its group"
+    for group, _ in sent:
+        assert group.startswith("table-"), group
+    for _, message in mine:
+        run.figures["group_messages"] += 1
+        if message["type"] == "table.changed":
+            assert set(message) == {"type", "version"} and isinstance(message["version"], int)
+        else:
+            assert message["type"] == "chat.line", message
+            assert set(message) == {"type", "line"} and set(message["line"]) == CHAT_LINE_KEYS
+            assert message["line"]["channel"] == "public"
+        text = "\n".join(strings_in(message))
+        assert not roles_named(text), (run.plan.id, message)
+
+
+async def play_one(plan: Plan, sent: list[tuple[str, dict[str, Any]]] | None = None) -> GameRun:
     """Play and audit one planned game, start to reveal; the sockets are closed in any case."""
     run = GameRun(plan=plan, rng=random.Random(plan.seed))
     try:
@@ -863,6 +897,8 @@ async def play_one(plan: Plan) -> GameRun:
         await voting(run)
         await reveal(run)
         await sync_to_async(final_checks)(run)
+        if sent is not None:
+            await sync_to_async(check_group_messages)(run, sent)
     finally:
         for player in run.players.values():
             if player.comm is not None:
@@ -872,10 +908,11 @@ async def play_one(plan: Plan) -> GameRun:
     return run
 
 
-@pytest.mark.usefixtures("fast_status")
 @pytest.mark.parametrize("plan", PLANS, ids=[p.id for p in PLANS])
-async def test_a_complete_game_leaks_nothing(plan: Plan) -> None:
-    run = await play_one(plan)
+async def test_a_complete_game_leaks_nothing(
+    plan: Plan, group_messages: list[tuple[str, dict[str, Any]]]
+) -> None:
+    run = await play_one(plan, group_messages)
     AUDIT["games"] += 1
     AUDIT[f"games_{plan.ruleset.value}"] += 1
     AUDIT["seats"] += len(plan.players)
@@ -885,14 +922,13 @@ async def test_a_complete_game_leaks_nothing(plan: Plan) -> None:
 # --- The audit catches leaks (planted ones) -------------------------------------------------------
 
 
-@pytest.mark.usefixtures("fast_status")
 async def test_the_audit_catches_a_leak_planted_in_the_pages(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Mutant: every role message also carries the next seat's heading. The audit must fail."""
-    real = selectors.role_message
+    """Mutant: every role message also carries the next seat's card. The audit must fail."""
+    real = panels.role_message
 
-    def leaky(deal: engine.Deal, player: str) -> RoleMessage:
+    def leaky(deal: Deal, player: str) -> RoleMessage:
         mine = real(deal, player)
         players = list(deal.players)
         neighbour = players[(players.index(player) + 1) % len(players)]
@@ -902,36 +938,39 @@ async def test_the_audit_catches_a_leak_planted_in_the_pages(
             (*mine.paragraphs, f"Psst: {neighbour} is the {deal.cards[neighbour].title}."),
         )
 
-    monkeypatch.setattr(selectors, "role_message", leaky)
+    monkeypatch.setattr(panels, "role_message", leaky)
     with pytest.raises(AssertionError, match="LEAK"):
         await play_one(PLANS[2])
 
 
-@pytest.mark.usefixtures("fast_status")
 async def test_the_audit_catches_a_leak_planted_in_websocket_frames(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Mutant: the status frame pushed over the socket carries, in an HTML comment and a CSS
-    class, the card of another seat. Pages are untouched; the frames alone must fail the audit."""
+    """Mutant: the panel pushed over the socket carries, in an HTML comment and a CSS class,
+    the card of another seat. Pages are untouched; the frames alone must fail the audit."""
     real = consumers.render_to_string
 
     def leaky(template: str, context: dict[str, Any]) -> str:
         html = real(template, context)
-        view = context["view"]
-        me_id = view.me.pk if hasattr(view, "me") else view.me_id  # a panel, or a status box
-        other = Seat.objects.filter(game=view.game).exclude(pk=me_id).exclude(start_role="")
-        card = other.values_list("start_role", flat=True).first()
-        return html + (f'<!-- {card} --><i class="team-{card}"></i>' if card else "")
+        page = context.get("page")
+        if template != "tables/page.html#panel" or page is None or not page.table.state:
+            return html
+        state = OneNightState(page.table.state)
+        other = next(name for seat_id, name in state.players if seat_id != page.me.pk)
+        card = state.deal.cards[other].value
+        return html + f'<!-- {card} --><i class="team-{card}"></i>'
 
     monkeypatch.setattr(consumers, "render_to_string", leaky)
     with pytest.raises(AssertionError, match=r"LEAK.*frame"):
         await play_one(PLANS[3])
 
 
-# --- A leak found by hand -------------------------------------------------------------------------
+# --- Leaks found by hand --------------------------------------------------------------------------
 
 
 def test_a_refused_doppelganger_post_names_no_card() -> None:
+    """Before the copy, an action naming any player (with centre cards) is refused with the
+    same words whoever it names: the refusal is not a peek at that player's card."""
     cards = {
         "Ann": "doppelganger",
         "Ben": "villager",
@@ -944,17 +983,35 @@ def test_a_refused_doppelganger_post_names_no_card() -> None:
     }
     table = deal_game("official", **cards)
     ann = client_for(table, "Ann")
-    path = reverse("night_action", args=[table.code])
     refusals: dict[str, str] = {}
-    for target in ("Ben", "Cat", "Dan", "Eve"):
-        before = game_state(table.game.pk)
-        targets = form_targets(table, target, "left", "middle", "right")
-        response = ann.post(path, {"targets": targets})
-        assert response.status_code == 400
-        assert game_state(table.game.pk) == before  # refused: nothing stored, free to go on
-        refusals[target] = message_of(response)
-    # Nothing was copied yet, so the refusal may not depend on whose card was named.
-    assert len(set(refusals.values())) == 1, refusals
+    for kind, extra in (("action", ("left", "middle", "right")), ("copy", ("left",))):
+        for target in ("Ben", "Cat", "Dan", "Eve"):
+            before = table_state(table.table.pk)
+            targets = form_targets(table, target, *extra)
+            response = ann.post(url("move", table.code, kind), {"targets": targets})
+            assert response.status_code == 400
+            assert table_state(table.table.pk) == before  # refused: nothing stored, free to go on
+            refusals[f"{kind} {target}"] = message_of(response)
+            assert not roles_named(message_of(response)), refusals
+    # Nothing was copied yet, so a refusal may not depend on whose card was named.
+    assert len({m for k, m in refusals.items() if k.startswith("action")}) == 1, refusals
+    assert len({m for k, m in refusals.items() if k.startswith("copy")}) == 1, refusals
+
+
+def test_a_wrong_move_says_only_the_phase() -> None:
+    """A move sent in the wrong phase is refused with the phase's words, the same for every
+    seat whatever its card (it is not a hint about anyone's role)."""
+    table = deal_game("house", Ann="werewolf", Ben="seer", Cat="drunk", left="robber",
+                      middle="villager", right="troublemaker")  # fmt: skip
+    answers = set()
+    for name in table.names:
+        client = client_for(table, name)
+        for kind in ("vote", "ready", "end_day", "fly"):
+            response = client.post(url("move", table.code, kind), {"target": "1"})
+            answers.add((kind, response.status_code, message_of(response)))
+    by_kind = {kind: {(s, m) for k, s, m in answers if k == kind} for kind in ("vote", "ready")}
+    assert by_kind["vote"] == by_kind["ready"] == {(409, MOVE_OUT_OF_PHASE[NIGHT])}
+    assert all(not roles_named(m) for _, _, m in answers)
 
 
 def _figures() -> dict[str, Any]:
@@ -974,6 +1031,7 @@ def _figures() -> dict[str, Any]:
             k.removeprefix("frame_"): v for k, v in sorted(AUDIT.items()) if k.startswith("frame_")
         },
         "ws_messages_sent": AUDIT["ws_sent"],
+        "group_messages_checked": AUDIT["group_messages"],
         "deadlines_passed": AUDIT["deadlines_passed"],
         "captures_checked_before_reveal": AUDIT["captures_checked_before_reveal"],
         "role_words_checked": AUDIT["role_words_checked"],
@@ -1005,4 +1063,7 @@ def test_audit_totals() -> None:
         assert figures["roles_in_centre"][ruleset.value] == everything
     assert figures["games"] >= 40
     assert figures["frames"] > 0 and figures["pages"] > 0 and figures["fragments"] > 0
+    assert figures["frames_by_type"].get("panel", 0) > 0
+    assert figures["frames_by_type"].get("hello", 0) > 0
+    assert figures["group_messages_checked"] > 0
     assert any(k.startswith("doppelganger copies the") for k in ACTION_KINDS)
