@@ -461,6 +461,23 @@ def test_doppelganger_two_steps_on_the_page() -> None:
     assert table.state().actions["Ann"]["targets"] == ["Cat", "Dan"]
 
 
+def test_a_doppelganger_who_copies_a_role_that_does_not_act_is_shown_it_at_once() -> None:
+    """rules/002 s5: the Doppelganger looks at the card it copies and becomes that role; a copy
+    with no action of its own (here the werewolf) completes the night action at once."""
+    table = deal_game("official", **OFFICIAL_FIVE)
+    ann = client_for(table, "Ann")
+    ok(ann.post(move_url(table.code, "copy"), {"targets": form_targets(table, "Dan")}), table)
+    body = raw(ann.get(url("table", table.code)))
+    assert "You copied the card of a <strong>Werewolf</strong>." in body
+    assert "Your action is in" in body
+    assert (
+        "Werewolf"
+        not in raw(client_for(table, "Ben").get(url("table", table.code)))
+        .split("role-message")[1]
+        .split("</article>")[0]
+    )
+
+
 def test_doppelganger_copies_nobody_on_the_page() -> None:
     table = deal_game("official", **OFFICIAL_FIVE)
     ann = client_for(table, "Ann")

@@ -94,6 +94,7 @@ class OneNightView:
     role: RoleMessage | None = None
     action_form: ActionForm | None = None
     action_sent: bool = False
+    copied: Role | None = None  # what this seat's Doppelganger copied (shown at once)
     night_report: tuple[str, ...] = ()
     ready: bool = False
     ring: tuple[RingSeat, ...] = ()
@@ -280,6 +281,8 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> OneNightView:
             form = _action_form(state, me, mine)
             view["action_form"] = form
             view["action_sent"] = form is None
+            if mine is not None and state.deal.cards[me] is Role.DOPPELGANGER and mine["targets"]:
+                view["copied"] = state.deal.cards[mine["targets"][0]]
         elif night is not None:
             view["night_report"] = night_report(night, me)
             view["action_sent"] = True
