@@ -18,6 +18,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from games.tables import services
 from games.tables.models import Seat, Table
 from games.tables.push import channel_group, table_group
 from games.tables.selectors import chat_lines, readable_channels, table_page
@@ -123,7 +124,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         seat = Seat.objects.select_related("table").filter(pk=self.seat_id).first()
         if seat is None:
             return None
-        table = seat.table
+        # A hello (a page connecting, or syncing when its countdown ran out) notices a passed
+        # deadline as a page load does: the page is not left on a phase that is over.
+        table = services.table_caught_up(seat.table) if after is not None else seat.table
         frame: dict[str, Any] = {"version": table.version}
         channels = readable_channels(table, seat)
         frame["channels"] = [c.name for c in channels]

@@ -22,8 +22,60 @@
     const label = document.getElementById("phase-label");
     if (label && panel.dataset.phaseLabel) label.textContent = panel.dataset.phaseLabel;
     markTitle(panel.dataset.attention === "yes");
+    holdBusy(panel);
     syncClockFromPage();
     tick();
+  }
+
+  // The fields of a panel's forms, each by a key that names the same field in a redrawn panel:
+  // the form's address (and which of the forms with that address), the field's name, and its
+  // value for a radio or checkbox, or which of the fields with that name.
+  function fieldsOf(root) {
+    const fields = new Map();
+    const forms = {};
+    root.querySelectorAll("form").forEach(function (form) {
+      const address = form.getAttribute("action") || "";
+      forms[address] = (forms[address] || 0) + 1;
+      const names = {};
+      form.querySelectorAll("input, select, textarea").forEach(function (field) {
+        if (!field.name || field.type === "hidden") return;
+        let key = address + " " + forms[address] + " " + field.name;
+        if (field.type === "radio" || field.type === "checkbox") {
+          key += "=" + field.value;
+        } else {
+          names[field.name] = (names[field.name] || 0) + 1;
+          key += "#" + names[field.name];
+        }
+        fields.set(key, field);
+      });
+    });
+    return fields;
+  }
+
+  function changedByPlayer(field) {
+    if (field.type === "radio" || field.type === "checkbox") {
+      return field.checked !== field.defaultChecked;
+    }
+    if (field.tagName === "SELECT") {
+      return [...field.options].some(function (o) { return o.selected !== o.defaultSelected; });
+    }
+    return field.value !== field.defaultValue;
+  }
+
+  // What the player chose or typed in the panel and has not sent yet goes into the redrawn
+  // panel (any move at the table redraws every page's panel); returns the field to focus again.
+  function keepUnsent(panel, fresh) {
+    const redrawn = fieldsOf(fresh);
+    let focus = null;
+    fieldsOf(panel).forEach(function (field, key) {
+      const twin = redrawn.get(key);
+      if (!twin || twin.type !== field.type) return;
+      if (field === document.activeElement) focus = twin;
+      if (!changedByPlayer(field)) return;
+      if (field.type === "radio" || field.type === "checkbox") twin.checked = field.checked;
+      else twin.value = field.value;
+    });
+    return focus;
   }
 
   function showPanel(html, version) {
@@ -34,8 +86,14 @@
     holder.innerHTML = html.trim();
     const fresh = holder.firstElementChild;
     if (!fresh) return;
-    panel.replaceWith(fresh);
-    if (window.htmx) window.htmx.process(fresh);
+    const focus = keepUnsent(panel, fresh);
+    // Redrawn in place: a form's answer on its way still finds the panel (htmx chose its target
+    // when the form was sent), so it is shown if it is as new as this, and dropped if older.
+    for (const attr of [...panel.attributes]) panel.removeAttribute(attr.name);
+    for (const attr of fresh.attributes) panel.setAttribute(attr.name, attr.value);
+    panel.replaceChildren(...fresh.childNodes);
+    if (window.htmx) window.htmx.process(panel);
+    if (focus) focus.focus();
     afterPanelSwap();
   }
 
@@ -49,13 +107,35 @@
   document.body.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail.target && event.detail.target.id === "panel") afterPanelSwap();
   });
-  // A form stays busy until its answer comes: no second click sends it twice.
+  // A form stays busy until its answer comes: no second click sends it twice. Forms are known
+  // by the address they post to, so one that a push redraws meanwhile is drawn busy too. The
+  // end of the request is taken from the request itself: once a push has replaced the form,
+  // htmx's own events about it no longer reach the page.
+  const posting = new Map(); // address -> requests on their way
+  function holdBusy(root) {
+    root.querySelectorAll("form[hx-post]").forEach(function (form) {
+      if (!posting.get(form.getAttribute("hx-post"))) return;
+      form.querySelectorAll("button:not([disabled])").forEach(function (b) {
+        b.disabled = true;
+        b.dataset.busy = "yes";
+      });
+    });
+  }
   document.body.addEventListener("htmx:beforeRequest", function (event) {
-    event.detail.elt.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
-  });
-  document.body.addEventListener("htmx:afterRequest", function (event) {
-    if (!event.detail.elt.isConnected) return;
-    event.detail.elt.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
+    const address = event.detail.elt.getAttribute("hx-post");
+    if (!address) return;
+    posting.set(address, (posting.get(address) || 0) + 1);
+    holdBusy(document);
+    event.detail.xhr.addEventListener("loadend", function () {
+      const left = (posting.get(address) || 1) - 1;
+      if (left > 0) { posting.set(address, left); return; }
+      posting.delete(address);
+      document.querySelectorAll("form[hx-post] button[data-busy]").forEach(function (b) {
+        if (b.form && b.form.getAttribute("hx-post") !== address) return;
+        b.disabled = false;
+        delete b.dataset.busy;
+      });
+    });
   });
 
   const title = document.title;

@@ -1,7 +1,8 @@
 """Fixtures for the browser tests: a daphne server, Debian's Chromium, one context per player.
 
 Every test in tests/browser is marked `browser`. None of them use pytest-django's database: the
-server has its own SQLite file, read through `live_server.db` (read-only).
+server has its own (a fresh SQLite file, or the PostgreSQL database of DATABASE_URL), read
+through `live_server.db` with plain SQL (live_server.py).
 
 On a failure, a full-page screenshot of every open player page is saved to
 test-artifacts/<test name>/<player>.png.
@@ -45,14 +46,14 @@ def _live_server_helper() -> None:
 
 @pytest.fixture(scope="session")
 def live_server() -> Iterator[LiveServer]:
-    """daphne serving the app on a free port, with a fresh SQLite file (`.url`, `.db_path`)."""
+    """daphne serving the app on a free port (`.url`), its database read through `.db`."""
     with run_live_server() as server:
         yield server
 
 
 @pytest.fixture(scope="session")
 def game_db(live_server: LiveServer) -> GameDB:
-    """Read-only queries on the live server's database (dealt roles, result...)."""
+    """Queries on the live server's database (dealt roles, the night, the result...)."""
     return live_server.db
 
 
@@ -90,7 +91,7 @@ def new_player_page(
 
     Each context has its own cookies, so each page is a separate player. Phones get a 390x844
     touch viewport, the others a desktop window. `websocket=False` makes every websocket the
-    page opens fail at once, so the page lives on htmx polling alone.
+    page opens fail at once, so the page lives on its panel poll alone (static/js/table.js).
     """
 
     def make(name: str, *, phone: bool = False, websocket: bool = True) -> Page:
@@ -102,7 +103,7 @@ def new_player_page(
             context = browser.new_context(viewport=DESKTOP)
         if not websocket:
             # As if the server had no websocket (or a proxy dropped it): the page must get by
-            # on its status poll.
+            # on its panel poll.
             context.route_web_socket(
                 re.compile(r"/ws/"), lambda ws: ws.close(code=1011, reason="blocked by the test")
             )
