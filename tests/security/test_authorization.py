@@ -31,7 +31,15 @@ from games.families.onenight.options import RULES_PHRASE
 from games.tables import services
 from games.tables.consumers import CLOSE_NOT_SEATED
 from games.tables.models import CODE_ALPHABET, CODE_LENGTH, ChatLine, Move, Seat, Table
-from tests.factories import THREE, TestTable, client_for, create_lobby, new_client, play_to
+from tests.factories import (
+    THREE,
+    TestTable,
+    client_for,
+    create_lobby,
+    fixed_shuffle,
+    new_client,
+    play_to,
+)
 from tests.security.audit import (
     CANCELLED,
     DAY,
@@ -796,14 +804,52 @@ async def test_the_socket_takes_no_forms_and_no_chat(sockets: SocketOpener) -> N
     assert not snapshot_diff(before, await database_sync_to_async(db_snapshot)())
 
 
-def test_a_private_chat_channel_is_never_delivered_to_a_seat_that_may_not_read_it() -> None:
-    """A table's private channel (a werewolves' night chat) reaches only the seats that may
-    read it: its group is joined only by their pages, and each page's consumer checks again
-    before it sends a line (games/tables/push.py, consumers.TableConsumer.chat_line)."""
-    pytest.skip(
-        "One Night has only the public chat channel; the multi-night Werewolf family will open"
-        " private ones and test this with them."
+def _forum_table() -> TestTable:
+    """A forum game (rules/001) dealt in order: Ann protector, Ben seer, Cat, Dan and Eve
+    villagers, Fay and Gus werewolves (the pack)."""
+    host = services.table_create(family="werewolf", ruleset="forum", host_name="Ann")
+    seats = {"Ann": host}
+    for name in ("Ben", "Cat", "Dan", "Eve", "Fay", "Gus"):
+        seats[name] = services.seat_join(table=host.table, name=name)
+    roles = {"count_werewolf": ["2"], "count_seer": ["1"], "count_protector": ["1"],
+             "count_villager": ["3"], "count_lunatic": ["0"]}  # fmt: skip
+    services.options_set(host=host, fields=roles)
+    with fixed_shuffle():
+        services.table_start(host=host)
+    return TestTable(table=Table.objects.get(pk=host.table_id), seats=seats)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_private_chat_channel_is_never_delivered_to_a_seat_that_may_not_read_it(
+    sockets: SocketOpener,
+) -> None:
+    """The werewolves' night chat (rules/001: "a private group message") reaches only the
+    pack: its group is joined only by their pages, each page's consumer checks again before it
+    sends a line, and nobody else may write in it (games/tables/push.py,
+    consumers.TableConsumer.chat_line, the family's channels)."""
+    table = await database_sync_to_async(_forum_table)()
+    _, fay_hello = await sockets.seat(table, "Fay")
+    gus, _ = await sockets.seat(table, "Gus")
+    ben, ben_hello = await sockets.seat(table, "Ben")
+    assert "pack" in [c["name"] for c in fay_hello["channel_state"]]
+    assert "pack" not in [c["name"] for c in ben_hello["channel_state"]]
+    line = await database_sync_to_async(services.chat_post)(
+        seat=table.seats["Fay"], text="Ben is the seer, I am sure", channel="pack"
     )
+    got, _ = await receive_until(gus, lambda f: f["type"] == "chat" and f["id"] == line.pk)
+    assert got["channel"] == "pack"
+    await ben.send_json_to({"type": "ping"})
+    _, frames = await receive_until(ben, lambda f: f["type"] == "pong")
+    assert not [f for f in frames if f.get("type") == "chat"], frames
+    assert "seer, I am sure" not in json.dumps(frames)
+    with pytest.raises(services.ServiceError):
+        await database_sync_to_async(services.chat_post)(
+            seat=table.seats["Ben"], text="let me in", channel="pack"
+        )
+    with pytest.raises(services.ServiceError):  # rules/001: the thread is silent at night
+        await database_sync_to_async(services.chat_post)(
+            seat=table.seats["Ben"], text="hello?", channel="public"
+        )
 
 
 # --- Figures ----------------------------------------------------------------------------------
