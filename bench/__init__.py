@@ -1,1 +1,2 @@
-"""Benchmarks: `load.py` (many full games over HTTP and websockets) and `scenarios.py`."""
+"""Benchmarks: `load.py` (many full games over HTTP and websockets), `scenarios.py` and
+`werewolf.py` (the engines alone)."""

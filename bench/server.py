@@ -1,13 +1,14 @@
-"""Starting the real server for the load benchmark: daphne on a fresh database, pinned to a CPU.
+"""The server under load: daphne processes serving `bench.app:application` on a fresh database.
 
-One `ServerSet` is one or more daphne processes on the same database and channel layer. The
-embedded setup is SQLite (a copy of a migrated template file) with the in-memory layer; the
-scaled setup is Redis pub/sub plus a PostgreSQL database made from a migrated template.
+Embedded: one process, SQLite (a copy of a migrated file) and the in-memory channel layer.
+Redis: two processes on a PostgreSQL database made from a migrated template (SQLite when
+PostgreSQL does not answer), sharing the Redis pub/sub channel layer.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -16,25 +17,20 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
-ROOT = Path(__file__).resolve().parent.parent
-# Where the app under test lives (manage.py, onenight/, games/): this checkout unless
-# `bench/load.py --app-dir` points at another one (a snapshot of another commit, say).
-APP_DIR = ROOT
-# The ASGI application daphne serves (`bench/load.py --asgi` tries another entry point).
-ASGI_APP = "onenight.asgi:application"
-REDIS_URL = "redis://127.0.0.1:6379/5"
-PG_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 # Variables of the caller that would change what the server runs on.
-_SCRUBBED = ("DATABASE_URL", "REDIS_URL", "DJANGO_SECRET_KEY", "ONENIGHT_SQLITE_PATH")
+SCRUBBED = ("DATABASE_URL", "REDIS_URL", "DJANGO_SECRET_KEY", "ONENIGHT_SQLITE_PATH")
+# The caps on creating and joining tables per client (onenight/settings.py), lifted: every bot
+# comes from 127.0.0.1.
+NO_CAPS = {f"ONENIGHT_{name}_PER_MINUTE": "1000000" for name in ("GAMES", "JOINS", "TABLE_JOINS")}
+
+ACCESS = re.compile(r'\] "(GET|POST|HEAD|WS[A-Z]+) ')
 
 
 def answers(url: str, default_port: int) -> bool:
-    """True when something accepts TCP connections at the URL's host and port."""
+    """Something accepts TCP connections at the URL's host and port."""
     parsed = urlparse(url)
     try:
         with socket.create_connection(
@@ -51,226 +47,132 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def base_env(data_dir: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in _SCRUBBED}
-    env.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "onenight.settings",
-            "ONENIGHT_DATA_DIR": str(data_dir),
-            "ONENIGHT_BENCH_BASELINE": "1",
-            "PYTHONUNBUFFERED": "1",
-        }
-    )
-    return env
-
-
-def migrate(env: dict[str, str]) -> None:
-    done = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=APP_DIR,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"manage.py migrate failed:\n{done.stdout}\n{done.stderr}")
-
-
-@dataclass
 class Database:
-    """Where the servers of one step keep their games: a fresh copy for every step."""
+    """Where the servers of one step keep their tables: a fresh copy of a template per step."""
 
-    kind: str  # "sqlite" or "postgresql"
-    work: Path
-    pg_url: str = PG_URL
-    template: str = ""
-    current: str = ""
-    _token: str = field(default_factory=lambda: secrets.token_hex(4))
-
-    def prepare(self) -> None:
-        """Migrate a template once (the generated secret key is made here too)."""
-        template_dir = self.work / "template"
-        template_dir.mkdir(parents=True, exist_ok=True)
-        env = base_env(template_dir)
-        if self.kind == "sqlite":
-            env["ONENIGHT_SQLITE_PATH"] = str(template_dir / "bench.sqlite3")
+    def __init__(self, work: Path, app_dir: Path, pg_url: str | None, prefix: str) -> None:
+        self.work, self.app_dir, self.pg_url = work, app_dir, pg_url
+        self.kind = "postgresql" if pg_url else "sqlite"
+        self.name = f"{prefix}_{secrets.token_hex(4)}"
+        self.current = ""
+        template = work / "template"
+        template.mkdir(parents=True)
+        env = self.env(template)
+        if pg_url:
+            self._admin(f'CREATE DATABASE "{self.name}_tmpl"')
+            env["DATABASE_URL"] = self._url(f"{self.name}_tmpl")
         else:
-            self.template = f"onenight_bench_{self._token}_tmpl"
-            self._admin(f'CREATE DATABASE "{self.template}"')
-            env["DATABASE_URL"] = self._url(self.template)
-        migrate(env)
+            env["ONENIGHT_SQLITE_PATH"] = str(template / "bench.sqlite3")
+        done = subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=app_dir,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode != 0:
+            self.drop()
+            raise RuntimeError(f"manage.py migrate failed:\n{done.stdout}\n{done.stderr}")
+
+    def env(self, data_dir: Path) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
+        env.update(NO_CAPS)
+        env.update(ONENIGHT_DATA_DIR=str(data_dir), PYTHONUNBUFFERED="1")
+        env.update(DJANGO_SETTINGS_MODULE="bench.settings", BENCH_LAYER_PREFIX=self.name)
+        return env
 
     def _url(self, name: str) -> str:
+        assert self.pg_url
         return urlunparse(urlparse(self.pg_url)._replace(path=f"/{name}"))
 
     def _admin(self, statement: str) -> None:
-        """Run one statement outside a transaction (CREATE/DROP DATABASE need that)."""
         import psycopg  # only the PostgreSQL runs need it
 
+        assert self.pg_url
         with psycopg.connect(self.pg_url, autocommit=True) as conn:
             conn.execute(statement)
 
-    def fresh(self, step: str) -> tuple[Path, dict[str, str]]:
-        """A new data dir (with the template's key) and the variables selecting the database."""
-        data_dir = self.work / step / "data"
+    def fresh(self, step: str) -> dict[str, str]:
+        """The environment of a step's servers: a new copy of the template (and its secret key)."""
+        data_dir = self.work / step
         shutil.copytree(self.work / "template", data_dir)
-        extra: dict[str, str] = {}
-        if self.kind == "sqlite":
-            extra["ONENIGHT_SQLITE_PATH"] = str(data_dir / "bench.sqlite3")
+        env = self.env(data_dir)
+        if self.pg_url:
+            self.current = f"{self.name}_{step}"
+            self._admin(f'CREATE DATABASE "{self.current}" TEMPLATE "{self.name}_tmpl"')
+            env["DATABASE_URL"] = self._url(self.current)
         else:
-            self.current = f"onenight_bench_{self._token}_{step}"
-            self._admin(f'CREATE DATABASE "{self.current}" TEMPLATE "{self.template}"')
-            extra["DATABASE_URL"] = self._url(self.current)
-        return data_dir, extra
+            env["ONENIGHT_SQLITE_PATH"] = str(data_dir / "bench.sqlite3")
+        return env
 
     def release(self) -> None:
-        if self.kind == "postgresql" and self.current:
+        if self.current:
             self._admin(f'DROP DATABASE IF EXISTS "{self.current}" WITH (FORCE)')
             self.current = ""
 
     def drop(self) -> None:
         self.release()
-        if self.kind == "postgresql" and self.template:
-            self._admin(f'DROP DATABASE IF EXISTS "{self.template}" WITH (FORCE)')
-            self.template = ""
+        if self.pg_url:
+            self._admin(f'DROP DATABASE IF EXISTS "{self.name}_tmpl" WITH (FORCE)')
 
 
-@dataclass
-class Server:
-    """One daphne process serving onenight.asgi on 127.0.0.1:`port`."""
+class Servers:
+    """The daphne processes of one step, each on its own port, pinned to `cpus`."""
 
-    name: str
-    port: int
-    env: dict[str, str]
-    log_path: Path
-    timing_log: Path
-    cpus: set[int] | None = None
-    process: subprocess.Popen[bytes] | None = None
+    def __init__(self, app_dir: Path, env: dict[str, str], count: int, log_dir: Path) -> None:
+        self.app_dir, self.env, self.log_dir = app_dir, env, log_dir
+        self.ports = [free_port() for _ in range(count)]
+        self.processes: list[subprocess.Popen[bytes]] = []
 
     @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    @property
-    def pid(self) -> int:
-        assert self.process is not None
-        return self.process.pid
-
-    def start(self) -> None:
-        env = {**self.env, "ONENIGHT_TIMING_LOG": str(self.timing_log)}
-        with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "daphne",
-                    "-b",
-                    "127.0.0.1",
-                    "-p",
-                    str(self.port),
-                    ASGI_APP,
-                ],
-                cwd=APP_DIR,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        if self.cpus:
-            # Threads started later (daphne's, Django's sync thread) inherit the affinity.
-            os.sched_setaffinity(self.process.pid, self.cpus)
-
-    def wait_ready(self, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process is not None and self.process.poll() is not None:
-                break
-            try:
-                with urllib.request.urlopen(self.url + "/bench/ping", timeout=1) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"{self.name} did not start; see {self.log_path}")
-
-    def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
-
-
-@dataclass
-class ServerSet:
-    """The server processes of one step, started on a fresh database."""
-
-    servers: list[Server]
+    def urls(self) -> list[str]:
+        return [f"http://127.0.0.1:{port}" for port in self.ports]
 
     @property
     def pids(self) -> list[int]:
-        return [s.pid for s in self.servers]
+        return [p.pid for p in self.processes]
 
-    def start(self) -> None:
-        for server in self.servers:
-            server.start()
-        try:
-            for server in self.servers:
-                server.wait_ready()
-        except Exception:
-            self.stop()
-            raise
+    def start(self, cpus: set[int] | None) -> None:
+        for i, port in enumerate(self.ports):
+            command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+            with (self.log_dir / f"daphne-{i}.log").open("ab") as log:
+                process = subprocess.Popen(
+                    [*command, "bench.app:application"],
+                    cwd=self.app_dir,
+                    env=self.env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            self.processes.append(process)
+            if cpus:  # threads started later (daphne's, Django's) inherit it
+                os.sched_setaffinity(process.pid, cpus)
+        for process, url in zip(self.processes, self.urls, strict=True):
+            deadline = time.monotonic() + 30
+            while process.poll() is None and time.monotonic() < deadline:
+                try:
+                    with urllib.request.urlopen(url + "/bench/ping", timeout=1):
+                        break
+                except OSError:
+                    time.sleep(0.1)
+            else:
+                self.stop()
+                raise RuntimeError(f"daphne did not start; see {self.log_dir}")
 
     def stop(self) -> None:
-        for server in self.servers:
-            server.stop()
+        for process in self.processes:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in self.processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
 
-    def timings(self, codes: set[str] | None = None) -> dict[str, list[float]]:
-        """Server-side milliseconds per kind ("resolve_night", "tally_votes") from the logs."""
-        found: dict[str, list[float]] = {"resolve_night": [], "tally_votes": []}
-        for server in self.servers:
-            if not server.timing_log.exists():
-                continue
-            for line in server.timing_log.read_text(encoding="utf-8").splitlines():
-                parts = line.split()
-                if len(parts) == 3 and parts[0] in found and (codes is None or parts[1] in codes):
-                    found[parts[0]].append(float(parts[2]))
-        return found
-
-
-def make_servers(
-    *,
-    step: str,
-    database: Database,
-    count: int,
-    redis_url: str | None,
-    cpus: set[int] | None,
-) -> ServerSet:
-    """`count` daphne processes of a step on a fresh copy of `database`."""
-    data_dir, extra = database.fresh(step)
-    env = {**base_env(data_dir), **extra}
-    if redis_url:
-        env["REDIS_URL"] = redis_url
-    step_dir = data_dir.parent
-    servers = [
-        Server(
-            name=f"daphne-{i}",
-            port=free_port(),
-            env=env,
-            log_path=step_dir / f"daphne-{i}.log",
-            timing_log=step_dir / f"timing-{i}.log",
-            cpus=cpus,
-        )
-        for i in range(count)
-    ]
-    return ServerSet(servers)
-
-
-def usable_cpus() -> Sequence[int]:
-    return sorted(os.sched_getaffinity(0))
+    def log_tail(self, lines: int = 20) -> list[str]:
+        """What the servers logged besides their access lines (errors, tracebacks)."""
+        tail: list[str] = []
+        for path in sorted(self.log_dir.glob("daphne-*.log")):
+            text = path.read_text(encoding="utf-8", errors="replace").splitlines()
+            tail += [f"{path.name}: {line}" for line in text if not ACCESS.search(line)][-lines:]
+        return tail

@@ -124,12 +124,12 @@ TEMPLATES = [
 # Without it: SQLite with WAL (readers never wait for the writer) and IMMEDIATE transactions, so a
 # transaction takes the write lock when it starts instead of failing halfway ("database is
 # locked") when two requests race: https://docs.djangoproject.com/en/6.0/ref/databases/#sqlite-transaction-behavior
+# No persistent connections: under daphne Django runs each request in a thread of its own, whose
+# connection would stay open after it, until PostgreSQL refuses more ("too many clients", seen
+# with two processes at 6 tables in bench/load.py). Django: "When using ASGI, persistent
+# connections should be disabled" (https://docs.djangoproject.com/en/6.0/ref/databases/).
 if os.environ.get("DATABASE_URL"):
-    DATABASES = {
-        "default": dj_database_url.parse(
-            os.environ["DATABASE_URL"], conn_max_age=60, conn_health_checks=True
-        )
-    }
+    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=0)}
 else:
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
