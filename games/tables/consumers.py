@@ -187,6 +187,19 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         version = int(event.get("version", 0))
         if version <= self.shown:
             return
+        status = event.get("status")
+        quiet = not self._rendering and self._pending <= self.shown
+        # Nothing missed (the version before this one is shown) and this seat's own view did
+        # not change: the public status is all that moved.
+        if (
+            status is not None
+            and quiet
+            and version == self.shown + 1
+            and self.seat_id not in event.get("redraw", ())
+        ):
+            self.shown = version
+            await self.send_json({"type": "status", "version": version, "html": status})
+            return
         self._pending = max(self._pending, version)
         if self._rendering:
             return  # the render under way is followed by one more

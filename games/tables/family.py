@@ -93,6 +93,10 @@ class Change:
     dead: frozenset[int] = frozenset()
     notes: tuple[Note, ...] = ()
     finished: bool = False
+    # Whose own view changed, besides the public status (the progress line and the clock):
+    # None is everyone. A move that only counts ("3 of 5 have voted") names no one but its
+    # sender: the other pages get the public status, rendered once, instead of a new panel.
+    redraw: frozenset[int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +174,10 @@ class Family(Protocol):
     def panel(self, table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
         """What `viewer` (None: a spectator) may see of the game now. Must hold nothing that
         seat may not know."""
+        ...
+
+    def public_status(self, table: TableInfo) -> tuple[str, str]:
+        """The public progress line and the clock's caption: the same for every seat."""
         ...
 
     def channels(self, table: TableInfo, viewer: SeatInfo | None) -> tuple[Channel, ...]:

@@ -37,10 +37,23 @@ def _send(group: str, message: dict[str, Any]) -> None:
         async_to_sync(layer.group_send)(group, message)
 
 
-def table_changed_on_commit(table: Table) -> None:
+def table_changed_on_commit(table: Table, only: frozenset[int] | None = None) -> None:
+    """Every page of the table redraws its own seat's view; or, with `only`, the pages of
+    those seats do and the others take the public status (rendered once here, public by
+    construction: the family's progress line and the clock)."""
     version = table.version
     group = table_group(table.pk)
-    transaction.on_commit(lambda: _send(group, {"type": "table.changed", "version": version}))
+
+    def send() -> None:
+        message: dict[str, Any] = {"type": "table.changed", "version": version}
+        if only is not None:
+            from games.tables.selectors import status_html
+
+            message["status"] = status_html(table)
+            message["redraw"] = sorted(only)
+        _send(group, message)
+
+    transaction.on_commit(send)
 
 
 def chat_frame(line: ChatLine) -> dict[str, Any]:

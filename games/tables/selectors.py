@@ -52,6 +52,46 @@ class ChannelView:
 
 
 @dataclass(frozen=True, slots=True)
+class TableStatus:
+    """The public status box: the clock and the family's progress line, the same for every
+    seat."""
+
+    table: Table
+    progress: str
+    clock_label: str
+    now: datetime
+
+    @property
+    def seconds_left(self) -> int | None:
+        deadline = self.table.deadline
+        if deadline is None:
+            return None
+        return max(0, int((deadline - self.now).total_seconds()))
+
+    @property
+    def shown(self) -> bool:
+        return bool(self.progress) or self.seconds_left is not None or self.paused
+
+    @property
+    def paused(self) -> bool:
+        return self.table.paused_seconds is not None
+
+
+def table_status(table: Table, now: datetime | None = None) -> TableStatus:
+    progress, clock = "", ""
+    if table.stage != Stage.LOBBY:
+        progress, clock = family_named(table.family).public_status(table_info(table))
+    return TableStatus(table, progress, clock, now or timezone.now())
+
+
+def status_html(table: Table) -> str:
+    """The status box as every page of the table shows it now."""
+    from django.template.loader import render_to_string
+
+    return render_to_string("tables/page.html#status", {"status": table_status(table)})
+
+
+@dataclass(frozen=True, slots=True)
 class TablePage:
     """Everything seat `me` (None: a spectator) may know about its table at this moment."""
 
@@ -72,11 +112,12 @@ class TablePage:
         return self.me is not None and self.me.is_host
 
     @property
+    def status(self) -> TableStatus:
+        return TableStatus(self.table, self.panel.progress, self.panel.clock_label, self.now)
+
+    @property
     def seconds_left(self) -> int | None:
-        deadline = self.table.deadline
-        if deadline is None:
-            return None
-        return max(0, int((deadline - self.now).total_seconds()))
+        return self.status.seconds_left
 
     @property
     def version(self) -> int:

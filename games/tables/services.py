@@ -95,13 +95,15 @@ def _family(table: Table) -> Family:
     return family_named(table.family)
 
 
-def _bump(table: Table, **fields: object) -> None:
-    """Store `fields` and the next version of the table, and tell its pages after commit."""
+def _bump(table: Table, only: frozenset[int] | None = None, **fields: object) -> None:
+    """Store `fields` and the next version of the table, and tell its pages after commit:
+    every page redraws its seat's view, or, with `only`, just those seats' pages do and the
+    others get the public status."""
     table.version += 1
     for name, value in fields.items():
         setattr(table, name, value)
     table.save(update_fields=["version", *fields])
-    push.table_changed_on_commit(table)
+    push.table_changed_on_commit(table, only)
 
 
 def _note(table: Table, text: str, channel: str = "public") -> None:
@@ -144,7 +146,11 @@ def _apply(
     }
     if change.finished and table.finished_at is None:
         updates["finished_at"] = timezone.now()
-    _bump(table, **updates)
+    only = None
+    same_stage = stage == table.stage and same_step
+    if change.redraw is not None and same_stage:
+        only = change.redraw | ({seat.pk} if seat is not None else frozenset())
+    _bump(table, only, **updates)
     Move.objects.create(
         table=table,
         seat=seat,

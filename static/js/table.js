@@ -97,6 +97,22 @@
     afterPanelSwap();
   }
 
+  // Only the public status moved (a count, the clock): the box is swapped, the rest of the
+  // panel stays as it is, and the page now shows that version.
+  function showStatus(html, version) {
+    const panel = document.getElementById("panel");
+    const status = document.getElementById("status");
+    if (!html || !panel || !status || version <= shownVersion()) return;
+    const holder = document.createElement("div");
+    holder.innerHTML = html.trim();
+    const fresh = holder.firstElementChild;
+    if (!fresh) return;
+    status.replaceWith(fresh);
+    panel.dataset.version = String(version);
+    syncClockFromPage();
+    tick();
+  }
+
   // An htmx answer (a form's new panel) older than the panel shown is not swapped in.
   document.body.addEventListener("htmx:beforeSwap", function (event) {
     const target = event.detail.target;
@@ -274,7 +290,9 @@
     socket.addEventListener("message", function (event) {
       let msg;
       try { msg = JSON.parse(event.data); } catch (e) { return; }
-      if (msg.type === "hello" || msg.type === "panel") {
+      if (msg.type === "status") {
+        showStatus(msg.html, Number(msg.version));
+      } else if (msg.type === "hello" || msg.type === "panel") {
         showPanel(msg.panel, Number(msg.version));
         showChannels(msg.channel_state);
         (msg.history || []).forEach(addChatLine);

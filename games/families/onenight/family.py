@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -70,13 +71,20 @@ class OneNight:
         handler = play.MOVES.get(kind)
         if handler is None:
             raise NotNow("That can't be done in this game.")
-        return handler(table, seat, fields, now)
+        change = handler(table, seat, fields, now)
+        if change.phase == play.OneNightState(table.state).phase:
+            # An action, a "ready" or a vote changes nobody else's view but the count of them.
+            return replace(change, redraw=frozenset({seat.id}))
+        return change
 
     def on_deadline(self, table: TableInfo, now: datetime) -> Change:
         return play.on_deadline(table, now, random.SystemRandom())
 
     def panel(self, table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
         return panels.panel(table, viewer, now)
+
+    def public_status(self, table: TableInfo) -> tuple[str, str]:
+        return panels.public_status(table)
 
     def channels(self, table: TableInfo, viewer: SeatInfo | None) -> tuple[Channel, ...]:
         """One chat, open before the game, in the day and after the reveal (rules/000 s5b)."""

@@ -305,6 +305,14 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> OneNightView:
     return OneNightView(**view)
 
 
+def public_status(table: TableInfo) -> tuple[str, str]:
+    """The counts and the clock's caption, the same for every seat."""
+    state = OneNightState(table.state)
+    if "players" not in state.raw:
+        return "", ""
+    return _progress(state), CLOCK.get(state.phase, "")
+
+
 def panel(table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
     view = view_of(table, viewer)
     attention = view.action_form is not None or (

@@ -73,6 +73,9 @@ class Werewolf:
     def panel(self, table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
         return panels.panel(table, viewer, now)
 
+    def public_status(self, table: TableInfo) -> tuple[str, str]:
+        return panels.public_status(table)
+
     def channels(self, table: TableInfo, viewer: SeatInfo | None) -> tuple[Channel, ...]:
         """The village's chat (the living, by day), the pack's (its living members, by
         night), the graveyard (the dead, and the watchers who read it)."""

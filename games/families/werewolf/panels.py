@@ -6,7 +6,7 @@ everything: every role and every move.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -75,8 +75,6 @@ class WerewolfView:
     outcome: Any = None
     reveal: tuple[tuple[str, str, bool, bool], ...] = ()
     record: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    live_votes: tuple[tuple[str, str], ...] = ()
-    fists: int | None = None
     is_host: bool = False
     ruleset: str = ""
     step: str = ""
@@ -208,15 +206,6 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> WerewolfView:
             and player != accusation["by"]
             and any(f.kind == "accuse" for f in seat.forms)
         )
-    if state.phase is not None and state.phase.kind == "day" and not state.over:
-        # Votes are public where the documents have them cast openly: the forum thread (001)
-        # and the 1.7.0 show of hands (004 III); Oxford's fists are shown with eyes closed.
-        if state.call is not None:
-            view["fists"] = len(state.votes)
-        elif state.step == "election":
-            view["live_votes"] = tuple(sorted(state.sheriff_votes.items()))
-        else:
-            view["live_votes"] = tuple(sorted(state.votes.items()))
     if state.over:
         winners = set(state.outcome.winners) if state.outcome else set()
         view["reveal"] = tuple(
@@ -250,30 +239,47 @@ def _record_lines(report: PhaseReport) -> list[str]:
     return lines
 
 
-def panel(table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
-    view = view_of(table, viewer)
+def public_status(table: TableInfo) -> tuple[str, str]:
+    """The public progress line: who the game waits for, the votes so far where the documents
+    have them cast openly (001's thread, 004's show of hands; Oxford's fists are counted only),
+    or how many have done their part."""
     raw = table.state
     game = game_of(raw)
     state = game.state
-    active = [p for p in state.living() if any(True for _ in _forms_of(game, p))]
+    if state.over:
+        return "", ""
+    awaited = state.awaited
+    if awaited is not None:
+        return (
+            f"Waiting for {awaited.player}'s {awaited.kind.replace('_', ' ')}.",
+            "Waiting ends in",
+        )
+    parts = []
+    if state.call is not None:
+        parts.append(f"{len(state.votes)} fist{'s' if len(state.votes) != 1 else ''} shown.")
+    elif state.phase is not None and state.phase.kind == "day":
+        votes = state.sheriff_votes if state.step == "election" else state.votes
+        if votes:
+            tally = ", ".join(f"{voter} → {target}" for voter, target in sorted(votes.items()))
+            parts.append(f"Votes so far: {tally}.")
+    active = [p for p in state.living() if forms_for(state, p)]
     done = [p for p in active if p in (raw.get("done") or ())]
-    progress = ""
-    if not state.over and active and not state.pending:
-        progress = f"{len(done)} of {len(active)} players have done their part."
-    elif state.pending and state.awaited is not None:
-        progress = f"Waiting for {view.waiting_for}."
+    if active:
+        parts.append(f"{len(done)} of {len(active)} players have done their part.")
+    return " ".join(parts), "This step ends in"
+
+
+def panel(table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
+    view = view_of(table, viewer)
+    progress, clock = public_status(table)
     attention = bool(view.night or view.forms) and not view.done
     return Panel(
         "werewolf/panel.html",
         {"wolf": view},
         progress=progress,
-        clock_label="This step ends in",
+        clock_label=clock,
         attention=attention,
     )
-
-
-def _forms_of(game: Any, player: str) -> Sequence[Form]:
-    return forms_for(game.state, player)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -377,7 +378,33 @@ def move(
         raise NotAllowed("The dead take no part in the game.")
     raw, game = handler(raw, before, player, fields)
     raw, game = _advance_if_all_done(raw, game)
-    return _change(table, raw, before, game, now)
+    change = _change(table, raw, before, game, now)
+    if step_key(before) == step_key(game) and kind in QUIET_MOVES:
+        return replace(change, redraw=_whose_view_changed(raw, game, player, kind))
+    return change
+
+
+# Moves that, while the step goes on, change other seats' views only through the public
+# status (a count, the votes so far), or the pack's: their pages take the status alone.
+QUIET_MOVES = ("night", "vote", "sheriff_vote", "ready", "fist")
+
+
+def _whose_view_changed(
+    raw: Mapping[str, Any], game: Game, player: str, kind: str
+) -> frozenset[int]:
+    """The seats whose own view a quiet move changed: a werewolf's night choice shows in the
+    pack's view (the live count) and in the witch's (the victim she may save)."""
+    seats = raw["seats"]
+    if kind != "night" or game.setup.roles[player].pack is None:
+        return frozenset()
+    state = game.state
+    involved = [
+        p
+        for p in state.alive
+        if game.setup.roles[p].pack is not None
+        or any(a.key == "save" for a in game.setup.roles[p].abilities)
+    ]
+    return frozenset(seats[p] for p in involved if p in seats)
 
 
 def on_deadline(table: TableInfo, now: datetime) -> Change:
