@@ -103,6 +103,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         else:
             await self.send_json({"type": "error", "message": "Unknown message."})
 
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        if not text_data:  # a binary or empty frame: Channels would raise and drop the socket
+            await self.receive_json(None)
+            return
+        await super().receive(text_data=text_data, **kwargs)
+
     async def decode_json(self, text_data: str) -> Any:
         try:
             return await super().decode_json(text_data)
@@ -192,6 +200,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 await self._send_frame({"type": "panel", **frame})
         finally:
             self._rendering = False
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels closes stale database connections before every handler, on the one thread
+        # all consumers share for the database; a chat line reads nothing, so it is handed on
+        # at once instead of waiting behind the panels being rendered there.
+        if message.get("type") == "chat.line":
+            await self.chat_line(message)
+            return
+        await super().dispatch(message)
 
     async def chat_line(self, event: dict[str, Any]) -> None:
         line = event["line"]
