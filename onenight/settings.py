@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from urllib.parse import urlparse
 
 import dj_database_url
 from django.utils.csp import CSP
@@ -159,11 +160,18 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Channels -------------------------------------------------------------------------------
 # REDIS_URL selects channels-redis so several server processes share groups (docs/deploy.md);
 # without it Channels' in-memory layer serves one process.
+# Redis pub/sub ignores the database number ("publishing on db 10 will be heard by a subscriber
+# on db 1": https://redis.io/docs/latest/develop/interact/pubsub/), and groups are named by table
+# id: the prefix keeps apps on other numbers of one Redis server from hearing each other's pushes.
 if os.environ.get("REDIS_URL"):
+    REDIS_DB = urlparse(os.environ["REDIS_URL"]).path.strip("/")
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [os.environ["REDIS_URL"]]},
+            "CONFIG": {
+                "hosts": [os.environ["REDIS_URL"]],
+                "prefix": f"onenight-{REDIS_DB if REDIS_DB.isdigit() else 0}",
+            },
         }
     }
 else:

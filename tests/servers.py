@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -95,7 +96,10 @@ class Server:
 
 
 class Player:
-    """A browser stand-in: one cookie jar (one session) that can talk to any of the servers."""
+    """A browser stand-in: one cookie jar (one session) that can talk to any of the servers.
+
+    Like the page without htmx: every form is a POST answered with a redirect (302), chat
+    included (POST /g/<code>/chat); the websocket only brings what the server pushes."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -113,10 +117,22 @@ class Player:
         data = {**data, "csrfmiddlewaretoken": await self.csrf(server)}
         return await self.http.post(server.url + path, data=data)
 
-    async def socket(self, server: Server, code: str, after: int = 0) -> Any:
+    async def move(
+        self, server: Server, code: str, kind: str, data: dict[str, Any] | None = None
+    ) -> httpx.Response:
+        """A move of the game (`/g/<code>/do/<kind>`: action, ready, end_day, vote...)."""
+        return await self.post(server, f"/g/{code}/do/{kind}", data or {})
+
+    async def chat(self, server: Server, code: str, text: str) -> httpx.Response:
+        """A line in the table's public chat; it comes back to every page by the socket."""
+        return await self.post(server, f"/g/{code}/chat", {"channel": "public", "text": text})
+
+    async def socket(self, server: Server, code: str, after: int = 0, version: int = 0) -> Any:
+        """The page's websocket: `version` and `after` are the table version and the last chat
+        line the page shows (0: nothing yet, so the hello brings the panel and the history)."""
         cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
         return await websockets.connect(
-            f"{server.ws}/ws/game/{code}/?after={after}",
+            f"{server.ws}/ws/table/{code}/?version={version}&after={after}",
             additional_headers={"Cookie": cookie, "Origin": server.url},
         )
 
@@ -124,16 +140,32 @@ class Player:
         await self.http.aclose()
 
 
-async def next_of(ws: Any, kind: str, timeout: float = 5.0, **match: Any) -> dict[str, Any]:
-    """The next frame of type `kind` (with the given field values), skipping others."""
+async def next_of(
+    ws: Any,
+    kind: str,
+    timeout: float = 5.0,
+    where: Callable[[dict[str, Any]], bool] | None = None,
+    **match: Any,
+) -> dict[str, Any]:
+    """The next frame of type `kind` (with the given field values, and for which `where` holds),
+    skipping others."""
     end = time.monotonic() + timeout
     while True:
         left = end - time.monotonic()
         if left <= 0:
             raise TimeoutError(f"no {kind} frame matching {match}")
         frame = json.loads(await asyncio.wait_for(ws.recv(), left))
-        if frame.get("type") == kind and all(frame.get(k) == v for k, v in match.items()):
+        if (
+            frame.get("type") == kind
+            and all(frame.get(k) == v for k, v in match.items())
+            and (where is None or where(frame))
+        ):
             return frame
+
+
+def shows(phase_label: str) -> Callable[[dict[str, Any]], bool]:
+    """A hello or panel push whose panel shows the phase `phase_label` ("Day", "Voting"...)."""
+    return lambda frame: f'data-phase-label="{phase_label}"' in frame.get("panel", "")
 
 
 async def open_game(
@@ -144,19 +176,21 @@ async def open_game(
     join_on: list[Server] | None = None,
     **options: Any,
 ) -> tuple[str, list[Player]]:
-    """The first player creates a game (house rules, no rules phrase), the others join (on the
-    servers of `join_on`, in turn), and the host sets the deck. Returns the code and players."""
+    """The first player opens a One Night table (house rules), sets the deck and the options
+    (no rules phrase, a 30-minute day, and `options`), and the others join (on the servers of
+    `join_on`, in turn). Returns the code and the players."""
     players = [Player(n) for n in names]
-    form = {"host_name": names[0], "ruleset": "house", "day_minutes": 30, "rules_phrase": "no"}
-    form.update(options)
-    r = await players[0].post(server, "/games/new", form)
+    r = await players[0].post(
+        server, "/games/new", {"host_name": names[0], "game": "onenight:house"}
+    )
     assert r.status_code == 302, r.text
     code = r.headers["location"].split("/")[2]
+    settings = {"day_minutes": 30, "rules_phrase": "no", **options}
+    counts = {f"count_{role}": n for role, n in deck.items()}
+    r = await players[0].post(server, f"/g/{code}/options", {**settings, **counts})
+    assert r.status_code == 302, r.text
     servers = join_on or [server]
     for i, player in enumerate(players[1:]):
         r = await player.post(servers[i % len(servers)], f"/g/{code}/join", {"name": player.name})
         assert r.status_code == 302, r.text
-    counts = {f"count_{role}": n for role, n in deck.items()}
-    r = await players[0].post(server, f"/g/{code}/deck", counts)
-    assert r.status_code == 302, r.text
     return code, players

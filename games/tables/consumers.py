@@ -3,9 +3,9 @@
 The socket only pushes (forms are POSTs, games/tables/views.py). On connect, and when the page
 asks ("sync"), it sends a "hello": the table's version, the seat's panel when the page shows an
 older version, and the chat lines the page has not seen. When the table changes, the group
-event carries only the new version; this consumer renders its own seat's panel and sends it,
-so nothing secret is ever in a group message. Several changes that come while a panel is being
-rendered are answered with one more panel, of the newest version.
+event carries only the new version (and, for a move that only counts, the public status box):
+this consumer renders its own seat's panel and sends it, or forwards the status, so nothing
+secret is ever in a group message.
 """
 
 from __future__ import annotations
@@ -55,8 +55,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.table_id, self.seat_id = found
         self.shown = int(_query(self.scope, "version") or 0)
         self.readable = frozenset()
-        self._rendering = False
-        self._pending = 0
         cookies = self.scope.get("cookies", {})
         self._csrf = str(cookies.get("csrftoken", ""))
         origin = dict(self.scope.get("headers", [])).get(b"origin", b"")
@@ -104,11 +102,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         else:
             await self.send_json({"type": "error", "message": "Unknown message."})
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not text_data:  # an empty or binary frame: Channels would raise and end the socket
-            await self.send_json({"type": "error", "message": "Send text frames (JSON)."})
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        if not text_data:  # a binary or empty frame: Channels would raise and drop the socket
+            await self.receive_json(None)
             return
-        await super().receive(text_data=text_data)
+        await super().receive(text_data=text_data, **kwargs)
 
     async def decode_json(self, text_data: str) -> Any:
         try:
@@ -184,36 +184,37 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.readable = readable
 
     async def table_changed(self, event: dict[str, Any]) -> None:
+        """Channels hands a consumer its messages one at a time: a panel is rendered from the
+        table as it is when its turn comes, so the changes queued behind it that it already
+        shows are dropped here (their version is not newer)."""
         version = int(event.get("version", 0))
         if version <= self.shown:
             return
         status = event.get("status")
-        quiet = not self._rendering and self._pending <= self.shown
         # Nothing missed (the version before this one is shown) and this seat's own view did
         # not change: the public status is all that moved.
         if (
             status is not None
-            and quiet
             and version == self.shown + 1
             and self.seat_id not in event.get("redraw", ())
         ):
             self.shown = version
             await self.send_json({"type": "status", "version": version, "html": status})
             return
-        self._pending = max(self._pending, version)
-        if self._rendering:
-            return  # the render under way is followed by one more
-        self._rendering = True
-        try:
-            while self._pending > self.shown:
-                self._pending = 0
-                frame = await database_sync_to_async(self._render)(None)
-                if frame is None:
-                    await self.close(code=CLOSE_NOT_SEATED)
-                    return
-                await self._send_frame({"type": "panel", **frame})
-        finally:
-            self._rendering = False
+        frame = await database_sync_to_async(self._render)(None)
+        if frame is None:
+            await self.close(code=CLOSE_NOT_SEATED)
+            return
+        await self._send_frame({"type": "panel", **frame})
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels closes stale database connections before every handler, on the one thread
+        # all consumers share for the database; a chat line reads nothing, so it is handed on
+        # at once instead of waiting behind the panels being rendered there.
+        if message.get("type") == "chat.line":
+            await self.chat_line(message)
+            return
+        await super().dispatch(message)
 
     async def chat_line(self, event: dict[str, Any]) -> None:
         line = event["line"]

@@ -1,7 +1,7 @@
 """Issue 7, faults: the server is killed (SIGKILL) during the night, the day and the vote, then
-restarted on the embedded defaults. Every game carries on from where it was: no action, vote or
-chat message is lost, and deadlines are kept, even one that passed while the server was down
-with no browser open to notice it.
+restarted on the embedded defaults. Every table carries on from where it was: no action, vote or
+chat line is lost, and deadlines are kept, even one that passed while the server was down with
+no browser open to notice it.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.servers import Player, Server, migrate, next_of, open_game
+from tests.servers import Player, Server, migrate, next_of, open_game, shows
 
 # Five players and only roles without a night action (and no hunter, whose shot would make the
 # deaths depend on the deal): every action is "no action".
@@ -54,16 +55,26 @@ def one(server: Server, sql: str, *args: Any) -> Any:
         return conn.execute(sql, args).fetchone()[0]
 
 
-def game_value(server: Server, code: str, column: str) -> Any:
-    return one(server, f"SELECT {column} FROM games_game WHERE code = ?", code)
+def table_value(server: Server, code: str, column: str) -> Any:
+    return one(server, f"SELECT {column} FROM tables_table WHERE code = ?", code)
 
 
-def count(server: Server, table: str, code: str, where: str = "1") -> int:
+def state(server: Server, code: str) -> dict[str, Any]:
+    """The game's state as One Night stores it in the table (JSON)."""
+    return json.loads(table_value(server, code, "state"))
+
+
+def actions_in(server: Server, code: str) -> int:
+    return sum(1 for a in state(server, code)["actions"].values() if a["complete"])
+
+
+def notes(server: Server, code: str, start: str) -> int:
     return one(
         server,
-        f"SELECT count(*) FROM {table} t JOIN games_game g ON g.id = t.game_id"
-        f" WHERE g.code = ? AND {where}",
+        "SELECT count(*) FROM tables_chatline c JOIN tables_table t ON t.id = c.table_id"
+        " WHERE t.code = ? AND c.note AND c.text LIKE ?",
         code,
+        start + "%",
     )
 
 
@@ -80,19 +91,19 @@ async def started(server: Server) -> tuple[str, list[Player]]:
 
 async def act(server: Server, players: list[Player], code: str) -> None:
     for p in players:
-        assert (await p.post(server, f"/g/{code}/action", {"no_action": "1"})).status_code == 302
+        assert (await p.move(server, code, "action", {"no_action": "1"})).status_code == 302
 
 
 async def vote(server: Server, code: str, voters: list[Player], target: str) -> None:
     target_id = one(
         server,
-        "SELECT s.id FROM games_seat s JOIN games_game g ON g.id = s.game_id"
-        " WHERE g.code = ? AND s.name = ?",
+        "SELECT s.id FROM tables_seat s JOIN tables_table t ON t.id = s.table_id"
+        " WHERE t.code = ? AND s.name = ?",
         code,
         target,
     )
     for p in voters:
-        r = await p.post(server, f"/g/{code}/vote", {"target": target_id})
+        r = await p.move(server, code, "vote", {"target": target_id})
         assert r.status_code == 302, r.text
 
 
@@ -100,14 +111,16 @@ async def test_killed_during_the_night(server: Server) -> None:
     code, players = await started(server)
     await act(server, players[:3], code)
     crash_and_restart(server)
-    assert game_value(server, code, "phase") == "night"
-    assert count(server, "games_nightaction", code, "complete") == 3
+    assert table_value(server, code, "phase") == "night"
+    assert actions_in(server, code) == 3
     # The players who had sent theirs see it as sent; the others can still send.
     page = await players[0].get(server, f"/g/{code}/")
     assert "Your action is in" in page.text
+    page = await players[3].get(server, f"/g/{code}/")
+    assert 'name="no_action"' in page.text and "Your action is in" not in page.text
     await act(server, players[3:], code)
-    assert game_value(server, code, "phase") == "day"
-    assert count(server, "games_nightaction", code, "complete") == 5
+    assert table_value(server, code, "phase") == "day"
+    assert actions_in(server, code) == 5
     for p in players:
         await p.close()
 
@@ -115,21 +128,25 @@ async def test_killed_during_the_night(server: Server) -> None:
 async def test_killed_during_the_day(server: Server) -> None:
     code, players = await started(server)
     await act(server, players, code)
-    deadline = game_value(server, code, "deadline")
+    deadline = table_value(server, code, "deadline")
+    version = table_value(server, code, "version")
     ws = await players[0].socket(server, code)
     await next_of(ws, "hello")
     lines = [f"line {i} before the crash" for i in range(4)]
     for text in lines:
-        await ws.send(json.dumps({"type": "chat", "text": text}))
-        await next_of(ws, "sent")
+        assert (await players[0].chat(server, code, text)).status_code == 302
+        await next_of(ws, "chat", text=text)  # stored and pushed before the crash
     crash_and_restart(server)
 
-    assert game_value(server, code, "deadline") == deadline
+    assert table_value(server, code, "deadline") == deadline
+    assert table_value(server, code, "version") == version
     ws = await players[1].socket(server, code)
     hello = await next_of(ws, "hello")
     assert [m["text"] for m in hello["history"] if m["name"] == "Ann"] == lines
-    assert hello["phase"] == "day" and hello["chat_open"] is True
-    assert hello["deadline"].startswith(deadline.replace(" ", "T")[:19])
+    assert hello["version"] == version and shows("Day")(hello)
+    assert [c["write"] for c in hello["channel_state"]] == [True]
+    shown = re.search(r'data-deadline="([^"]+)"', hello["panel"])
+    assert shown and shown.group(1).startswith(deadline.replace(" ", "T")[:19])
     await ws.close()
     for p in players:
         await p.close()
@@ -145,29 +162,29 @@ async def test_deadline_that_passed_while_down_fires_with_no_browser_open(
     server.kill()
     passed = (datetime.now(UTC) - timedelta(seconds=5)).strftime("%Y-%m-%d %H:%M:%S.%f")
     with db(server) as conn:
-        conn.execute("UPDATE games_game SET deadline = ? WHERE code = ?", (passed, code))
+        conn.execute("UPDATE tables_table SET deadline = ? WHERE code = ?", (passed, code))
     server.start()  # no page, no socket: only the server's own ticker can notice
     end = time.monotonic() + 10
-    while game_value(server, code, "phase") != "voting" and time.monotonic() < end:
+    while table_value(server, code, "phase") != "voting" and time.monotonic() < end:
         await asyncio.sleep(0.2)
-    assert game_value(server, code, "phase") == "voting"
-    assert count(server, "games_chatmessage", code, "t.text LIKE 'The day is over%'") == 1
+    assert table_value(server, code, "phase") == "voting"
+    assert notes(server, code, "The day is over") == 1
 
 
 async def test_killed_during_the_vote(server: Server) -> None:
     code, players = await started(server)
     await act(server, players, code)
-    assert (await players[0].post(server, f"/g/{code}/end-day", {})).status_code == 302
+    assert (await players[0].move(server, code, "end_day")).status_code == 302
     await vote(server, code, players[1:4], "Ann")
     crash_and_restart(server)
-    assert game_value(server, code, "phase") == "voting"
-    assert count(server, "games_vote", code) == 3
+    assert table_value(server, code, "phase") == "voting"
+    assert len(state(server, code)["votes"]) == 3
     page = await players[1].get(server, f"/g/{code}/")
     assert "You voted for" in page.text
     await vote(server, code, [players[0]], "Ben")
     await vote(server, code, [players[4]], "Ann")
-    assert game_value(server, code, "phase") == "reveal"
-    result = json.loads(game_value(server, code, "result"))
+    assert table_value(server, code, "phase") == "reveal"
+    result = state(server, code)["result"]
     assert result["counts"] == {"Ann": 4, "Ben": 1}
     assert result["dead"] == ["Ann"]
     for p in players:

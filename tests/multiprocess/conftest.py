@@ -1,13 +1,15 @@
 """Two daphne processes sharing one PostgreSQL database and one Redis channel layer.
 
-Skipped unless PostgreSQL answers on DATABASE_URL (or 127.0.0.1:5432) and Redis on REDIS_URL
-(or 127.0.0.1:6379). Each test session gets a fresh database, dropped at the end.
+They always run on PostgreSQL and Redis: TEST_DATABASE_URL and TEST_REDIS_URL (what the Makefile
+exports; else DATABASE_URL and REDIS_URL, else the defaults below), and are skipped unless both
+answer. Each test session gets a fresh database named after the given one ("<name>_mp", made
+through a connection to the given database, so nothing else on the server is used), dropped at
+the end.
 """
 
 from __future__ import annotations
 
 import os
-import secrets
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -30,6 +32,10 @@ def _answers(url: str, default_port: int) -> bool:
         return False
 
 
+def _setting(*names: str, default: str) -> str:
+    return next((os.environ[n] for n in names if os.environ.get(n)), default)
+
+
 @dataclass
 class Cluster:
     a: Server
@@ -39,17 +45,22 @@ class Cluster:
 
 @pytest.fixture(scope="session")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
-    pg = os.environ.get("DATABASE_URL") or DEFAULT_PG
-    redis = os.environ.get("REDIS_URL") or DEFAULT_REDIS
+    pg = _setting("TEST_DATABASE_URL", "DATABASE_URL", default=DEFAULT_PG)
+    redis = _setting("TEST_REDIS_URL", "REDIS_URL", default=DEFAULT_REDIS)
     if not pg.startswith("postgres") or not _answers(pg, 5432) or not _answers(redis, 6379):
         pytest.skip("PostgreSQL and Redis are not both answering")
     import psycopg
 
-    name = f"onenight_mp_{secrets.token_hex(4)}"
-    admin_url = urlunparse(urlparse(pg)._replace(path="/postgres"))
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+    name = f"{urlparse(pg).path.strip('/')}_mp"
     db_url = urlunparse(urlparse(pg)._replace(path=f"/{name}"))
+
+    def drop() -> None:
+        with psycopg.connect(pg, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    drop()  # left over from a run that was killed
+    with psycopg.connect(pg, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
     data_dir = tmp_path_factory.mktemp("mp")
     env = {
         **os.environ,
@@ -69,5 +80,4 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     finally:
         a.stop()
         b.stop()
-        with psycopg.connect(admin_url, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        drop()

@@ -1,22 +1,21 @@
 """Issue 5: two daphne processes sharing PostgreSQL and Redis behave like one server.
 
-Players on different processes chat in real time; the last night actions sent through both
-processes at once resolve the night once; the day deadline fires once though both processes run
-the ticker; a process killed with SIGKILL mid-day loses nothing and its players carry on through
-the other process.
+Players on different processes chat in real time and see each other's changes pushed; the last
+night actions sent through both processes at once resolve the night once; the day deadline
+fires once though both processes run the ticker; a process killed with SIGKILL mid-day loses
+nothing and its players carry on through the other process.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 import psycopg
 import pytest
 import websockets
 
-from tests.servers import Player, next_of
+from tests.servers import Player, next_of, shows
 from tests.servers import open_game as open_on
 
 from .conftest import Cluster
@@ -32,15 +31,19 @@ async def open_game(cluster: Cluster, names: list[str], deck: dict[str, int]) ->
     return await open_on(cluster.a, names, deck, join_on=[cluster.b, cluster.a])
 
 
+def table_value(cluster: Cluster, code: str, column: str) -> Any:
+    return query(cluster, f"SELECT {column} FROM tables_table WHERE code = %s", code)[0][0]
+
+
 def phase(cluster: Cluster, code: str) -> str:
-    return query(cluster, "SELECT phase FROM games_game WHERE code = %s", code)[0][0]
+    return table_value(cluster, code, "phase")
 
 
-def moderator_notes(cluster: Cluster, code: str, start: str) -> int:
+def app_notes(cluster: Cluster, code: str, start: str) -> int:
     return query(
         cluster,
-        "SELECT count(*) FROM games_chatmessage m JOIN games_game g ON g.id = m.game_id"
-        " WHERE g.code = %s AND m.seat_id IS NULL AND m.text LIKE %s",
+        "SELECT count(*) FROM tables_chatline c JOIN tables_table t ON t.id = c.table_id"
+        " WHERE t.code = %s AND c.note AND c.text LIKE %s",
         code,
         start + "%",
     )[0][0]
@@ -55,24 +58,28 @@ async def to_day(cluster: Cluster) -> tuple[str, list[Player]]:
     assert (await players[0].post(cluster.a, f"/g/{code}/start", {})).status_code == 302
     for i, p in enumerate(players):
         server = cluster.a if i % 2 == 0 else cluster.b
-        assert (await p.post(server, f"/g/{code}/action", {"no_action": "1"})).status_code == 302
+        assert (await p.move(server, code, "action", {"no_action": "1"})).status_code == 302
     assert phase(cluster, code) == "day"
     return code, players
 
 
-async def test_chat_reaches_players_on_the_other_process(cluster: Cluster) -> None:
+async def test_chat_and_changes_reach_players_on_the_other_process(cluster: Cluster) -> None:
     code, (ann, ben, cat) = await open_game(cluster, ["Ann", "Ben", "Cat"], QUIET_DECK)
     ws_ann = await ann.socket(cluster.a, code)
     ws_ben = await ben.socket(cluster.b, code)
     await next_of(ws_ann, "hello")
-    await next_of(ws_ben, "hello")
-    await ws_ann.send(json.dumps({"type": "chat", "text": "hello from A"}))
+    hello = await next_of(ws_ben, "hello")
+    assert (await ann.chat(cluster.a, code, "hello from A")).status_code == 302
     got = await next_of(ws_ben, "chat", text="hello from A", timeout=2)
     assert got["name"] == "Ann" and got["mine"] is False
-    await ws_ben.send(json.dumps({"type": "chat", "text": "and back from B"}))
+    assert (await ben.chat(cluster.b, code, "and back from B")).status_code == 302
     got = await next_of(ws_ann, "chat", text="and back from B", timeout=2)
     assert got["name"] == "Ben"
-    # A join on process A reaches the page on process B as a status push.
+    # The host's change on process A reaches the page on process B as its own panel.
+    assert (await ann.post(cluster.a, f"/g/{code}/lock", {"locked": "yes"})).status_code == 302
+    push = await next_of(ws_ben, "panel", timeout=2)
+    assert push["version"] == hello["version"] + 1 == table_value(cluster, code, "version")
+    assert "The host has locked the table." in push["panel"]
     await ws_ann.close()
     await ws_ben.close()
     for p in (ann, ben, cat):
@@ -83,30 +90,23 @@ async def test_last_night_actions_through_both_processes_resolve_once(cluster: C
     for _ in range(3):  # a few rounds, since a race may or may not happen on a given try
         code, (ann, ben, cat) = await open_game(cluster, ["Ann", "Ben", "Cat"], QUIET_DECK)
         assert (await ann.post(cluster.a, f"/g/{code}/start", {})).status_code == 302
-        assert (
-            await ann.post(cluster.a, f"/g/{code}/action", {"no_action": "1"})
-        ).status_code == 302
+        assert (await ann.move(cluster.a, code, "action", {"no_action": "1"})).status_code == 302
         results = await asyncio.gather(
-            ben.post(cluster.a, f"/g/{code}/action", {"no_action": "1"}),
-            cat.post(cluster.b, f"/g/{code}/action", {"no_action": "1"}),
+            ben.move(cluster.a, code, "action", {"no_action": "1"}),
+            cat.move(cluster.b, code, "action", {"no_action": "1"}),
         )
         assert [r.status_code for r in results] == [302, 302]
         assert phase(cluster, code) == "day"
-        actions = query(
+        state = table_value(cluster, code, "state")
+        assert [a["complete"] for a in state["actions"].values()] == [True] * 3
+        assert app_notes(cluster, code, "Dawn:") == 1
+        moves = query(
             cluster,
-            "SELECT count(*) FROM games_nightaction a JOIN games_game g ON g.id = a.game_id"
-            " WHERE g.code = %s AND a.complete",
+            "SELECT m.kind, count(*) FROM tables_move m JOIN tables_table t ON t.id = m.table_id"
+            " WHERE t.code = %s GROUP BY m.kind ORDER BY m.kind",
             code,
-        )[0][0]
-        assert actions == 3
-        assert moderator_notes(cluster, code, "Dawn:") == 1
-        finals = query(
-            cluster,
-            "SELECT count(*) FROM games_seat s JOIN games_game g ON g.id = s.game_id"
-            " WHERE g.code = %s AND s.final_role <> ''",
-            code,
-        )[0][0]
-        assert finals == 3
+        )
+        assert moves == [("action", 3), ("start", 1)]
         for p in (ann, ben, cat):
             await p.close()
 
@@ -117,14 +117,15 @@ async def test_day_deadline_fires_once_with_two_tickers(cluster: Cluster) -> Non
     await next_of(ws, "hello")
     query(
         cluster,
-        "UPDATE games_game SET deadline = now() + interval '1 second' WHERE code = %s RETURNING id",
+        "UPDATE tables_table SET deadline = now() + interval '1 second' WHERE code = %s"
+        " RETURNING id",
         code,
     )
-    status = await next_of(ws, "status", phase="voting", timeout=10)
-    assert status["chat_open"] is False
+    push = await next_of(ws, "panel", where=shows("Voting"), timeout=10)
+    assert [c["write"] for c in push["channel_state"]] == [False]
     assert phase(cluster, code) == "voting"
     await asyncio.sleep(2.5)  # both tickers have had several more chances to fire again
-    assert moderator_notes(cluster, code, "The day is over") == 1
+    assert app_notes(cluster, code, "The day is over") == 1
     await ws.close()
     for p in players:
         await p.close()
@@ -132,15 +133,15 @@ async def test_day_deadline_fires_once_with_two_tickers(cluster: Cluster) -> Non
 
 async def test_sigkill_mid_day_loses_nothing(cluster: Cluster) -> None:
     code, (ann, ben, cat) = await to_day(cluster)
-    deadline_before = query(cluster, "SELECT deadline FROM games_game WHERE code = %s", code)[0][0]
+    deadline_before = table_value(cluster, code, "deadline")
     ws_ann = await ann.socket(cluster.a, code)
     ws_ben = await ben.socket(cluster.b, code)
     await next_of(ws_ann, "hello")
     await next_of(ws_ben, "hello")
     sent = [f"message {i} before the crash" for i in range(3)]
     for text in sent:
-        await ws_ann.send(json.dumps({"type": "chat", "text": text}))
-        await next_of(ws_ann, "sent")
+        assert (await ann.chat(cluster.a, code, text)).status_code == 302
+        await next_of(ws_ann, "chat", text=text)
     for text in sent:
         await next_of(ws_ben, "chat", text=text, timeout=2)
 
@@ -157,15 +158,14 @@ async def test_sigkill_mid_day_loses_nothing(cluster: Cluster) -> None:
     assert texts == sent
     ids = [m["id"] for m in hello["history"]]
     assert ids == sorted(set(ids))
-    assert hello["phase"] == "day"
-    deadline_after = query(cluster, "SELECT deadline FROM games_game WHERE code = %s", code)[0][0]
-    assert deadline_after == deadline_before
-    await ws_ann.send(json.dumps({"type": "chat", "text": "still here after the crash"}))
+    assert shows("Day")(hello)
+    assert table_value(cluster, code, "deadline") == deadline_before
+    assert (await ann.chat(cluster.b, code, "still here after the crash")).status_code == 302
     await next_of(ws_ben, "chat", text="still here after the crash", timeout=2)
     stored = query(
         cluster,
-        "SELECT count(*) FROM games_chatmessage m JOIN games_game g ON g.id = m.game_id"
-        " WHERE g.code = %s AND m.seat_id IS NOT NULL",
+        "SELECT count(*) FROM tables_chatline c JOIN tables_table t ON t.id = c.table_id"
+        " WHERE t.code = %s AND NOT c.note",
         code,
     )[0][0]
     assert stored == 4

@@ -1,4 +1,4 @@
-"""Fixtures for the websocket and deadline-ticker tests."""
+"""Fixtures for the websocket, channel layer and deadline-ticker tests."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from tests.realtime.helpers import SocketOpener
 
 @pytest.fixture(autouse=True)
 def fresh_channel_layer() -> Iterator[None]:
-    """A new in-memory channel layer per test: no groups or queues left from another loop."""
+    """A new channel layer per test: no groups, queues or Redis connections left from another
+    test's event loop."""
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()

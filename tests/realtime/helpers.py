@@ -1,31 +1,35 @@
-"""Helpers for talking to the game consumer through channels' test communicator.
+"""Helpers for talking to the table's websocket through channels' test communicator.
 
 The app under test is onenight.asgi.application itself (same-origin check, session/auth
 middleware, URL router), with settings.DEADLINE_TICKER off (tests/realtime/conftest.py) so no
-ticker task starts. A player is authenticated the way a browser is: a database session holding
-{"seats": {CODE: seat.token}} and its cookie; Host and Origin are those of http://testserver.
+ticker task starts. A player is authenticated the way a browser is: a session holding
+{"seats": {CODE: seat.token}} in its cookie; Host and Origin are those of http://testserver.
+
+The socket only pushes (games/tables/consumers.py): "hello" on connect and on {"type": "sync"},
+"panel" after each change of the table, "chat" for each line of a channel the seat reads, and
+"pong". Everything a player does is a POST (`post_chat` here; the game's moves through
+tests/factories, as the pages' services).
 """
 
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import html
-import weakref
 from collections.abc import Callable, Mapping
 from importlib import import_module
 from typing import Any
 
 from channels.auth import AuthMiddlewareStack
-from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.http import HttpResponse
+from django.urls import reverse
 
-from games.origin import SameOriginValidator
-from games.routing import websocket_urlpatterns
-from tests.factories import Table
+from games.tables.origin import SameOriginValidator
+from games.tables.routing import websocket_urlpatterns
+from tests.factories import TestTable, client_for
 
 Frame = dict[str, Any]
 ORIGIN = b"http://testserver"
@@ -33,10 +37,6 @@ ORIGIN = b"http://testserver"
 WAIT = 3.0
 # How long "nothing arrives" is watched for.
 QUIET = 0.25
-# Frames a helper read past (send_chat, waiting for its reply) that the test has not seen yet.
-_unread: weakref.WeakKeyDictionary[WebsocketCommunicator, collections.deque[Frame]] = (
-    weakref.WeakKeyDictionary()
-)
 
 
 def websocket_app() -> Any:
@@ -63,6 +63,10 @@ def new_session(data: Mapping[str, Any]) -> str:
     return store.session_key
 
 
+def seat_session(table: TestTable, name: str) -> dict[str, Any]:
+    return {"seats": {table.code: table.seats[name].token}}
+
+
 class SocketOpener:
     """Opens communicators and remembers them, so a fixture can close them all."""
 
@@ -74,16 +78,15 @@ class SocketOpener:
         code: str,
         *,
         cookie: str | None = None,
+        version: str | int | None = None,
         after: str | int | None = None,
-        phase: str | None = None,
         origin: bytes | None = ORIGIN,
         host: bytes = b"testserver",
         app: Any = None,
-        panel: bool = False,
     ) -> WebsocketCommunicator:
-        path = f"/ws/game/{code}/"
-        query = [f"after={after}"] * (after is not None) + [f"phase={phase}"] * (phase is not None)
-        query += ["panel=1"] * panel
+        path = f"/ws/table/{code}/"
+        query = [f"version={version}"] * (version is not None)
+        query += [f"after={after}"] * (after is not None)
         if query:
             path += "?" + "&".join(query)
         headers: list[tuple[bytes, bytes]] = [(b"host", host)]
@@ -100,41 +103,37 @@ class SocketOpener:
         code: str,
         session: Mapping[str, Any] | None,
         *,
+        version: str | int | None = None,
         after: str | int | None = None,
-        phase: str | None = None,
         extra_cookies: str = "",
-        panel: bool = False,
     ) -> WebsocketCommunicator:
         """Connect with a session holding `session` (None: no cookie at all); must be accepted.
-        `phase`: the phase the page says it shows; `panel`: ask for the panel in the hello."""
+        `version`: the table version the page says it shows (none: it shows nothing yet)."""
         cookie = None
         if session is not None:
-            key = await database_sync_to_async(new_session)(session)
-            cookie = f"sessionid={key}{extra_cookies}"
-        comm = self.communicator(code, cookie=cookie, after=after, phase=phase, panel=panel)
+            cookie = f"sessionid={new_session(session)}{extra_cookies}"
+        comm = self.communicator(code, cookie=cookie, version=version, after=after)
         connected, _ = await comm.connect(timeout=WAIT)
         assert connected, "the consumer accepts every connection before checking the seat"
         return comm
 
     async def seat(
         self,
-        table: Table,
+        table: TestTable,
         name: str,
         *,
+        version: str | int | None = None,
         after: str | int | None = None,
-        phase: str | None = None,
         path_code: str | None = None,
         extra_cookies: str = "",
-        panel: bool = False,
     ) -> tuple[WebsocketCommunicator, Frame]:
         """Connect as seat `name` of `table`; returns the socket and its "hello" frame."""
         comm = await self.open(
             path_code or table.code,
-            {"seats": {table.code: table.seats[name].token}},
+            seat_session(table, name),
+            version=version,
             after=after,
-            phase=phase,
             extra_cookies=extra_cookies,
-            panel=panel,
         )
         hello = await comm.receive_json_from(timeout=WAIT)
         assert hello["type"] == "hello", hello
@@ -152,12 +151,6 @@ async def receive_until(
 ) -> tuple[Frame, list[Frame]]:
     """Read frames until one matches `wanted`; returns it and every frame read (it included)."""
     seen: list[Frame] = []
-    unread = _unread.get(comm)
-    while unread:
-        frame = unread.popleft()
-        seen.append(frame)
-        if wanted(frame):
-            return frame, seen
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
@@ -169,7 +162,7 @@ async def receive_until(
 
 
 async def receive_n(comm: WebsocketCommunicator, count: int) -> list[Frame]:
-    return [(await receive_until(comm, lambda _: True))[0] for _ in range(count)]
+    return [await comm.receive_json_from(timeout=WAIT) for _ in range(count)]
 
 
 async def expect_closed(comm: WebsocketCommunicator, code: int) -> None:
@@ -179,25 +172,33 @@ async def expect_closed(comm: WebsocketCommunicator, code: int) -> None:
     assert output.get("code") == code, output
 
 
-async def send_chat(comm: WebsocketCommunicator, text: object) -> Frame:
-    """Send a chat message and return the sender's own reply ("sent" or "error").
-
-    The sender also gets its line back as a "chat" frame, before or after "sent" (the page's
-    frames and the game's events are handled side by side): frames read before the reply stay
-    unread for `receive_until`, where a test that wants the line finds it.
-    """
-    await comm.send_json_to({"type": "chat", "text": text})
-    frame, seen = await receive_until(comm, lambda f: f["type"] in ("sent", "error"))
-    _unread.setdefault(comm, collections.deque()).extend(seen[:-1])
-    return frame
+def is_panel(version: int | None = None) -> Callable[[Frame], bool]:
+    """A panel push (of at least `version`)."""
+    return lambda f: f["type"] == "panel" and (version is None or f["version"] >= version)
 
 
-def is_status(phase: str | None = None) -> Callable[[Frame], bool]:
-    return lambda f: f["type"] == "status" and (phase is None or f["phase"] == phase)
+def is_chat(text: str | None = None, name: str | None = None) -> Callable[[Frame], bool]:
+    return lambda f: (
+        f["type"] == "chat"
+        and (text is None or f["text"] == text)
+        and (name is None or f["name"] == name)
+    )
 
 
-def is_chat_from(name: str) -> Callable[[Frame], bool]:
-    return lambda f: f["type"] == "chat" and f["name"] == name
+def post_chat(table: TestTable, name: str, text: str, channel: str = "public") -> HttpResponse:
+    """Seat `name` sends a chat line as the page's chat form does (htmx POST /g/<code>/chat):
+    the answer is the emptied form (200), or the form with the refusal (400/403/409)."""
+    client = client_for(table, name)
+    return client.post(
+        reverse("chat", args=[table.code]),
+        {"channel": channel, "text": text},
+        HTTP_HX_REQUEST="true",
+    )
+
+
+def refusal(response: HttpResponse) -> str:
+    """The refusal a chat form answer shows (its error, or why the chat is closed)."""
+    return visible_text(response.content.decode())
 
 
 def visible_text(fragment: str) -> str:

@@ -1,130 +1,120 @@
-"""The embedded channel layer (onenight/layers.py): Channels' in-memory layer with its expiry
-sweep throttled. Messages and memberships must behave as in Channels' own layer."""
+"""The channel layer: Channels' in-memory layer by default, Redis pub/sub when REDIS_URL is set
+(onenight/settings.py), and what travels through it reaches the table's pages."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import runpy
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
-from channels.exceptions import ChannelFull
+from channels.db import database_sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from onenight.layers import SweepingInMemoryChannelLayer
+from games.tables.push import table_group
+from onenight import settings as settings_module
+from tests.factories import create_lobby
+from tests.realtime.helpers import QUIET, WAIT, SocketOpener, is_chat, post_chat, receive_until
+
+db = database_sync_to_async
+REDIS_URL = os.environ.get("REDIS_URL", "")
+PUBSUB = "channels_redis.pubsub.RedisPubSubChannelLayer"
 
 
-@pytest.mark.skipif(bool(os.environ.get("REDIS_URL")), reason="REDIS_URL selects the Redis layer")
-def test_the_embedded_settings_use_it() -> None:
-    assert isinstance(get_channel_layer(), SweepingInMemoryChannelLayer)
+def settings_with(monkeypatch: pytest.MonkeyPatch, env: Mapping[str, str | None]) -> dict[str, Any]:
+    """The settings module's values as it computes them in this environment (run afresh, in a
+    namespace of its own: the running settings are left alone)."""
+    for name, value in env.items():
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    monkeypatch.setenv("DJANGO_SECRET_KEY", "only-for-reading-the-settings")
+    return runpy.run_path(settings_module.__file__)
 
 
-async def test_group_send_reaches_every_member_once() -> None:
-    layer = SweepingInMemoryChannelLayer()
-    members = [await layer.new_channel() for _ in range(8)]
-    for channel in members:
-        await layer.group_add("game.ABC", channel)
-    outsider = await layer.new_channel()
-    await layer.group_send("game.ABC", {"type": "chat.message", "text": "hi"})
-    for channel in members:
-        message = await asyncio.wait_for(layer.receive(channel), 1)
-        assert message == {"type": "chat.message", "text": "hi"}
-    assert outsider not in layer.channels
-    assert all(channel not in layer.channels for channel in members)  # nothing left over
-
-
-async def test_a_full_member_misses_the_message_and_the_others_get_it() -> None:
-    layer = SweepingInMemoryChannelLayer(capacity=1)
-    full, other = await layer.new_channel(), await layer.new_channel()
-    for channel in (full, other):
-        await layer.group_add("g", channel)
-    await layer.send(full, {"type": "first"})
-    with pytest.raises(ChannelFull):
-        await layer.send(full, {"type": "second"})
-    await layer.group_send("g", {"type": "to.all"})  # no error: `full` just misses it
-    assert await layer.receive(full) == {"type": "first"}
-    assert await layer.receive(other) == {"type": "to.all"}
-
-
-async def test_each_member_gets_its_own_copy() -> None:
-    layer = SweepingInMemoryChannelLayer()
-    a, b = await layer.new_channel(), await layer.new_channel()
-    for channel in (a, b):
-        await layer.group_add("g", channel)
-    await layer.group_send("g", {"type": "x", "items": [1]})
-    first = await layer.receive(a)
-    first["items"].append(2)
-    assert (await layer.receive(b))["items"] == [1]
-
-
-async def test_expired_messages_and_memberships_are_still_swept(
+def test_without_redis_the_settings_choose_channels_in_memory_layer(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    clock = {"now": 1000.0}
-    monkeypatch.setattr("channels.layers.time.time", lambda: clock["now"])
-    monkeypatch.setattr("onenight.layers.time.monotonic", lambda: clock["now"])
-    layer = SweepingInMemoryChannelLayer(expiry=60)
-    stale, live = await layer.new_channel(), await layer.new_channel()
-    await layer.group_add("g", stale)
-    await layer.group_add("g", live)
-    await layer.send(stale, {"type": "old"})
-    clock["now"] += 61  # the message has expired; the next sweep drops it and the membership
-    await layer.group_send("g", {"type": "new"})
-    assert stale not in layer.groups["g"] and live in layer.groups["g"]
-    assert stale not in layer.channels
-    assert await layer.receive(live) == {"type": "new"}
+    layers = settings_with(monkeypatch, {"REDIS_URL": None})["CHANNEL_LAYERS"]
+    assert layers == {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 
-async def test_the_sweep_runs_at_most_once_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = {"now": 50.0}
-    monkeypatch.setattr("onenight.layers.time.monotonic", lambda: clock["now"])
-    sweeps: list[float] = []
-    original = InMemoryChannelLayer._clean_expired
-
-    def counting(self: Any) -> None:
-        sweeps.append(clock["now"])
-        original(self)
-
-    monkeypatch.setattr(InMemoryChannelLayer, "_clean_expired", counting)
-    layer = SweepingInMemoryChannelLayer()
-    channel = await layer.new_channel()
-    await layer.group_add("g", channel)
-    for _ in range(100):
-        await layer.group_send("g", {"type": "x"})
-        await layer.receive(channel)
-    assert sweeps == [50.0]
-    clock["now"] += 1.0
-    await layer.group_send("g", {"type": "x"})
-    assert sweeps == [50.0, 51.0]
+@pytest.mark.parametrize(
+    ("url", "prefix"),
+    [
+        ("redis://10.0.0.5:6380/4", "onenight-4"),
+        ("redis://:secret@redis.example:6379/12", "onenight-12"),
+        ("redis://redis.example:6379", "onenight-0"),
+        ("rediss://redis.example/", "onenight-0"),
+    ],
+)
+def test_redis_url_selects_the_redis_pubsub_layer_on_that_server(
+    monkeypatch: pytest.MonkeyPatch, url: str, prefix: str
+) -> None:
+    """Several server processes share groups through Redis. Pub/sub ignores Redis's database
+    number, so the layer's prefix carries it: apps on other numbers of one server never hear
+    each other's pushes."""
+    layers = settings_with(monkeypatch, {"REDIS_URL": url})["CHANNEL_LAYERS"]
+    assert layers == {"default": {"BACKEND": PUBSUB, "CONFIG": {"hosts": [url], "prefix": prefix}}}
 
 
-async def test_a_flat_message_is_copied_for_each_member_too() -> None:
-    """Messages of strings and numbers get a plain copy: a receiver changing its message does
-    not change another's, nor the sender's."""
-    layer = SweepingInMemoryChannelLayer()
-    a, b = await layer.new_channel(), await layer.new_channel()
-    for channel in (a, b):
-        await layer.group_add("g", channel)
-    sent = {"type": "chat.message", "id": 7, "text": "hi", "seat_id": None}
-    await layer.group_send("g", sent)
-    first = await layer.receive(a)
-    first["text"] = "changed"
-    assert await layer.receive(b) == {
-        "type": "chat.message",
-        "id": 7,
-        "text": "hi",
-        "seat_id": None,
-    }
-    assert sent["text"] == "hi"
+def test_the_running_settings_use_the_layer_the_environment_asks_for() -> None:
+    layer = get_channel_layer()
+    if REDIS_URL:
+        from channels_redis.pubsub import RedisPubSubChannelLayer
+
+        assert isinstance(layer, RedisPubSubChannelLayer)
+    else:
+        assert isinstance(layer, InMemoryChannelLayer)
 
 
-async def test_a_channel_keeps_one_queue_while_it_has_messages() -> None:
-    layer = SweepingInMemoryChannelLayer()
-    channel = await layer.new_channel()
-    await layer.send(channel, {"type": "one"})
-    queue = layer.channels[channel]
-    await layer.send(channel, {"type": "two"})
-    assert layer.channels[channel] is queue
-    assert await layer.receive(channel) == {"type": "one"}
-    assert await layer.receive(channel) == {"type": "two"}
-    assert channel not in layer.channels  # emptied: forgotten, as in Channels
+@pytest.mark.django_db(transaction=True)
+async def test_a_group_message_reaches_the_tables_pages(sockets: SocketOpener) -> None:
+    """Through the configured layer: a change and a chat line made in another thread (as a
+    page's POST is) reach every page of the table, and a group message sent by hand too."""
+    table = await db(create_lobby)(("Ann", "Ben", "Cat"))
+    ann, hello = await sockets.seat(table, "Ann")
+    ben, _ = await sockets.seat(table, "Ben")
+    response = await db(post_chat)(table, "Cat", "through the layer")
+    assert response.status_code == 200
+    for comm in (ann, ben):
+        frame, _ = await receive_until(comm, is_chat("through the layer"))
+        assert frame["name"] == "Cat"
+    await get_channel_layer().group_send(
+        table_group(table.table.pk), {"type": "table.changed", "version": hello["version"] + 1}
+    )
+    for comm in (ann, ben):
+        push = await comm.receive_json_from(timeout=WAIT)
+        assert push["type"] == "panel" and push["version"] == hello["version"]
+    assert await ann.receive_nothing(QUIET)
+
+
+@pytest.mark.skipif(not REDIS_URL.startswith("redis"), reason="needs REDIS_URL")
+async def test_layers_of_other_redis_databases_do_not_hear_each_others_groups(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two apps on one Redis server, on database numbers n and n + 1: a group message of one
+    never reaches the other's pages. (The second app's layer uses the prefix its settings
+    compute, on this test's own database number: pub/sub does not look at it anyway.)"""
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    mine = get_channel_layer()
+    assert isinstance(mine, RedisPubSubChannelLayer)
+    number = int(REDIS_URL.rstrip("/").rpartition("/")[2] or 0)
+    other_url = REDIS_URL.rstrip("/").rpartition("/")[0] + f"/{number + 1}"
+    config = settings_with(monkeypatch, {"REDIS_URL": other_url})["CHANNEL_LAYERS"]["default"]
+    other = RedisPubSubChannelLayer(hosts=[REDIS_URL], prefix=config["CONFIG"]["prefix"])
+    try:
+        here, there = await mine.new_channel(), await other.new_channel()
+        await mine.group_add("table-1", here)
+        await other.group_add("table-1", there)
+        await other.group_send("table-1", {"type": "table.changed", "version": 2})
+        assert (await asyncio.wait_for(other.receive(there), WAIT))["version"] == 2
+        await mine.group_send("table-1", {"type": "table.changed", "version": 3})
+        heard = await asyncio.wait_for(mine.receive(here), WAIT)
+        assert heard["version"] == 3  # not the other app's 2
+    finally:
+        await other.flush()
