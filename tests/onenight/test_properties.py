@@ -17,7 +17,14 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.families.onenight.engine import CENTRE_POSITIONS, GameResult, Role, Ruleset, make_deal, play_game
+from games.families.onenight.engine import (
+    CENTRE_POSITIONS,
+    GameResult,
+    Role,
+    Ruleset,
+    make_deal,
+    play_game,
+)
 from games.families.onenight.engine.scenario import run_scenario
 from games.scenario_files import play_text
 
