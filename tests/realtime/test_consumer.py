@@ -1044,11 +1044,18 @@ async def test_pushes_carry_a_growing_version_and_never_another_seats_secrets(
     socks = {name: (await sockets.seat(table, name))[0] for name in TRIO}
     pushes: dict[str, list[Frame]] = {name: [] for name in TRIO}
 
+    statuses: dict[str, list[Frame]] = {name: [] for name in TRIO}
+
     async def collect() -> None:
         version = await db(version_of)(table)
+
+        def pushed(frame: Frame) -> bool:
+            return frame["type"] in ("panel", "status") and frame["version"] >= version
+
         for name, comm in socks.items():
-            _, frames = await receive_until(comm, is_panel(version))
+            _, frames = await receive_until(comm, pushed)
             pushes[name] += [f for f in frames if f["type"] == "panel"]
+            statuses[name] += [f for f in frames if f["type"] == "status"]
 
     await db(start_with_deal)(table, THREE)
     await collect()
@@ -1078,8 +1085,10 @@ async def test_pushes_carry_a_growing_version_and_never_another_seats_secrets(
                 # (Sentences every role message shares are no secret of the other's.)
                 for secret in set(secrets_of[other]) - set(secrets_of[name]):
                     assert secret not in shown, (name, other, secret)
-        day = [f for f in frames if 'data-phase-label="Day"' in f["panel"]]
-        assert "1 of 3 players are ready to vote." in visible_text(day[-1]["panel"])
+        # Cat's "ready" redraws Cat's own panel; the others take the public status alone.
+        counted = [f["panel"] for f in frames if 'data-phase-label="Day"' in f["panel"]]
+        counted += [f["html"] for f in statuses[name]]
+        assert any("1 of 3 players are ready to vote." in visible_text(x) for x in counted)
         assert "countdown" not in frames[-1]["panel"]  # no vote time limit
 
 
@@ -1123,12 +1132,21 @@ async def test_a_push_of_a_version_the_page_shows_already_is_not_sent(
     for version in (hello["version"], hello["version"] - 1, 1):
         await layer.group_send(group, {"type": "table.changed", "version": version})
     assert await ann.receive_nothing(QUIET)
-    # A newer version is pushed, once.
+    # A newer version is pushed, once (Ben's action only counts: Ann gets the status).
     await db(move)(await db(table.seat)("Ben"), "action", targets=table.seats["Ann"].pk)
     push = await ann.receive_json_from(timeout=WAIT)
-    assert push["type"] == "panel" and push["version"] == hello["version"] + 1
+    assert push["type"] == "status" and push["version"] == hello["version"] + 1
+    assert "1 of 3 players have sent their night action." in push["html"]
     await layer.group_send(group, {"type": "table.changed", "version": push["version"]})
     assert await ann.receive_nothing(QUIET)
+    # A status whose version is more than one ahead (the page missed one) is a whole panel.
+    skipped = push["version"] + 2
+    await layer.group_send(
+        group,
+        {"type": "table.changed", "version": skipped, "status": "<div id=status>", "redraw": []},
+    )
+    push = await ann.receive_json_from(timeout=WAIT)
+    assert push["type"] == "panel"
 
 
 async def test_a_pushed_panel_carries_the_pages_token_escaped(sockets: SocketOpener) -> None:

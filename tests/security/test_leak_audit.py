@@ -868,8 +868,9 @@ CHAT_LINE_KEYS = {"type", "id", "channel", "seat_id", "name", "note", "text", "s
 
 def check_group_messages(run: GameRun, sent: list[tuple[str, dict[str, Any]]]) -> None:
     """Nothing built for one seat goes through a group: a table change is its version (with the
-    public status box, for a move that only counts), a chat line is the line, in the group of its channel (One Night has only the public one, which
-    every page of the table reads), and no message names a role."""
+    public status box, for a move that only counts), a chat line is the line, in the group of
+    its channel (One Night has only the public one, which every page of the table reads), and
+    no message names a role."""
     table_id = Table.objects.values_list("pk", flat=True).get(code=run.code)
     mine = [(g, m) for g, m in sent if g == push.table_group(table_id)]
     assert mine, "the game's changes reached its group"
