@@ -18,7 +18,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from games.tables.models import ChatLine, Table
+from games.tables.models import ChatLine, Seat, Table
 
 
 def table_group(table_id: int) -> str:
@@ -37,10 +37,13 @@ def _send(group: str, message: dict[str, Any]) -> None:
         async_to_sync(layer.group_send)(group, message)
 
 
-def table_changed_on_commit(table: Table, only: frozenset[int] | None = None) -> None:
+def table_changed_on_commit(
+    table: Table, only: frozenset[int] | None = None, seats: list[Seat] | None = None
+) -> None:
     """Every page of the table redraws its own seat's view; or, with `only`, the pages of
-    those seats do and the others take the public status (rendered once here, public by
-    construction: the family's progress line and the clock)."""
+    those seats do and the others take the public status (rendered once here from the table
+    and `seats` as the change left them, public by construction: the family's progress line
+    and the clock)."""
     version = table.version
     group = table_group(table.pk)
 
@@ -49,7 +52,7 @@ def table_changed_on_commit(table: Table, only: frozenset[int] | None = None) ->
         if only is not None:
             from games.tables.selectors import status_html
 
-            message["status"] = status_html(table)
+            message["status"] = status_html(table, seats)
             message["redraw"] = sorted(only)
         _send(group, message)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.template.loader import render_to_string
 from django.utils import timezone
 
 from games.tables.family import Channel, Panel, family_named
@@ -77,18 +78,19 @@ class TableStatus:
         return self.table.paused_seconds is not None
 
 
-def table_status(table: Table, now: datetime | None = None) -> TableStatus:
+def table_status(
+    table: Table, seats: list[Seat] | None = None, now: datetime | None = None
+) -> TableStatus:
     progress, clock = "", ""
     if table.stage != Stage.LOBBY:
-        progress, clock = family_named(table.family).public_status(table_info(table))
+        info = table_info(table, seats)
+        progress, clock = family_named(table.family).public_status(info)
     return TableStatus(table, progress, clock, now or timezone.now())
 
 
-def status_html(table: Table) -> str:
+def status_html(table: Table, seats: list[Seat] | None = None) -> str:
     """The status box as every page of the table shows it now."""
-    from django.template.loader import render_to_string
-
-    return render_to_string("tables/page.html#status", {"status": table_status(table)})
+    return render_to_string("tables/page.html#status", {"status": table_status(table, seats)})
 
 
 @dataclass(frozen=True, slots=True)

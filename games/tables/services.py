@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -19,7 +19,15 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.tables import push
-from games.tables.family import Change, Family, FamilyError, Fields, family_named, new_rng
+from games.tables.family import (
+    Change,
+    Family,
+    FamilyError,
+    Fields,
+    TableInfo,
+    family_named,
+    new_rng,
+)
 from games.tables.models import ChatLine, Move, Seat, SeatTaken, Stage, Table
 from games.tables.names import RefusedName, clashing_name, clean_name
 from games.tables.reads import seat_info, table_info
@@ -70,9 +78,37 @@ def _locked(table_id: int) -> Table:
         raise NotAllowedError("This table is gone.") from None
 
 
+@dataclass(slots=True)
+class _Locked:
+    """A table locked for this transaction, its seats as stored now (read after the lock, so
+    a removal that committed meanwhile is seen), and the asking seat among them."""
+
+    table: Table
+    seats: list[Seat]
+    seat: Seat | None = None
+
+    @property
+    def info(self) -> TableInfo:
+        return table_info(self.table, self.seats)
+
+
+def _at_table(table_id: int, seat_id: int | None = None) -> _Locked:
+    """Lock the table and read its seats once; NotAllowedError if `seat_id` is not one."""
+    table = _locked(table_id)
+    seats = list(table.seats.order_by("position"))
+    for seat in seats:
+        seat.table = table
+    if seat_id is None:
+        return _Locked(table, seats)
+    current = next((s for s in seats if s.pk == seat_id), None)
+    if current is None:
+        raise NotAllowedError("You are not seated at this table.")
+    return _Locked(table, seats, current)
+
+
 def _seat_at(table: Table, seat_id: int) -> Seat:
-    """The seat as stored now, read after the table's lock was taken (so a removal that
-    committed meanwhile is seen); NotAllowedError if it is no longer at the table."""
+    """The seat as stored now, read after the table's lock was taken; NotAllowedError if it
+    is no longer at the table."""
     seat = Seat.objects.filter(pk=seat_id, table=table).first()
     if seat is None:
         raise NotAllowedError("You are not seated at this table.")
@@ -95,15 +131,20 @@ def _family(table: Table) -> Family:
     return family_named(table.family)
 
 
-def _bump(table: Table, only: frozenset[int] | None = None, **fields: object) -> None:
+def _bump(
+    table: Table,
+    only: frozenset[int] | None = None,
+    seats: list[Seat] | None = None,
+    **fields: object,
+) -> None:
     """Store `fields` and the next version of the table, and tell its pages after commit:
     every page redraws its seat's view, or, with `only`, just those seats' pages do and the
-    others get the public status."""
+    others get the public status (built from `seats`, the table's seats as read)."""
     table.version += 1
     for name, value in fields.items():
         setattr(table, name, value)
     table.save(update_fields=["version", *fields])
-    push.table_changed_on_commit(table, only)
+    push.table_changed_on_commit(table, only, seats)
 
 
 def _note(table: Table, text: str, channel: str = "public") -> None:
@@ -119,6 +160,7 @@ def _apply(
     kind: str,
     fields: Fields,
     stage: str | None = None,
+    seats: list[Seat] | None = None,
 ) -> None:
     """Store what the family decided: its state, the phase and clock, the dead, the move, the
     notes; then the version. The stage follows: playing once dealt, over once finished."""
@@ -150,7 +192,7 @@ def _apply(
     same_stage = stage == table.stage and same_step
     if change.redraw is not None and same_stage:
         only = change.redraw | ({seat.pk} if seat is not None else frozenset())
-    _bump(table, only, **updates)
+    _bump(table, only, seats, **updates)
     Move.objects.create(
         table=table,
         seat=seat,
@@ -386,15 +428,15 @@ def clock_set(*, host: Seat, action: str, minutes: int = 0, now: datetime | None
 def seat_move(*, seat: Seat, kind: str, fields: Fields, now: datetime | None = None) -> Table:
     """A seat's move of `kind` with its form's `fields`, as the family rules on it. Returns
     the table as stored after it."""
-    table = _locked(seat.table_id)
-    current = _seat_at(table, seat.pk)
+    held = _at_table(seat.table_id, seat.pk)
+    table = held.table
     _expect(table, Stage.PLAYING)
-    game = _family(table)
+    assert held.seat is not None
     try:
-        change = game.move(table_info(table), seat_info(current), kind, fields, _now(now))
+        change = _family(table).move(held.info, seat_info(held.seat), kind, fields, _now(now))
     except FamilyError as error:
         raise _refused(error) from None
-    _apply(table, change, seat=current, kind=kind, fields=fields)
+    _apply(table, change, seat=held.seat, kind=kind, fields=fields, seats=held.seats)
     return table
 
 
@@ -522,10 +564,11 @@ def chat_post(
     Refused (nothing stored) when the game closes the channel to this seat now, when the seat
     sends too fast, and when the game's rules refuse the line (rules/000 s5c: no quoting)."""
     clean = clean_chat_text(text)
-    table = _locked(seat.table_id)
-    current = _seat_at(table, seat.pk)
+    held = _at_table(seat.table_id, seat.pk)
+    table, current = held.table, held.seat
+    assert current is not None
     game = _family(table)
-    info = table_info(table)
+    info = held.info
     me = seat_info(current)
     access = next((c for c in game.channels(info, me) if c.name == channel), None)
     if access is None or not access.write:

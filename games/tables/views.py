@@ -17,6 +17,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.tables import services
@@ -131,12 +132,23 @@ def render_page(
 
 
 def _table_and_seat(request: HttpRequest, code: str) -> tuple[Table | None, Seat | None]:
-    """The table `code`, caught up with its clock, and this browser's seat at it."""
-    table = find_table(code)
+    """The table `code`, caught up with its clock, and this browser's seat at it: one read
+    for a seated player (the seat with its table), two for anyone else."""
+    if not TABLE_CODE.fullmatch(code or ""):
+        return None, None
+    code = code.upper()
+    token = _session_token(request.session, code)
+    seat = None
+    if token is not None:
+        seat = Seat.objects.select_related("table").filter(table__code=code, token=token).first()
+    table = seat.table if seat is not None else Table.objects.filter(code=code).first()
     if table is None:
         return None, None
-    table = services.table_caught_up(table)
-    return table, seat_of(request.session, table)
+    if table.deadline is not None and table.deadline <= timezone.now():
+        table = services.table_caught_up(table)
+        if seat is not None:
+            seat.table = table
+    return table, seat
 
 
 # --- Home, create, join -------------------------------------------------------------------------
@@ -283,11 +295,14 @@ def seat_post(handler: Callable[..., object]) -> Callable[..., HttpResponse]:
         if seat is None:
             return _not_seated(request, table)
         try:
-            handler(request, seat, **kwargs)
+            changed = handler(request, seat, **kwargs)
         except ServiceError as error:
             seat.table.refresh_from_db()
             return render_page(request, seat, error=str(error), status=error.status)
-        seat.table.refresh_from_db()
+        if isinstance(changed, Table):
+            seat.table = changed  # the table as the service stored it
+        else:
+            seat.table.refresh_from_db()
         if not getattr(request, "htmx", False):
             return HttpResponseRedirect(reverse("table", args=[seat.table.code]))
         return render_page(request, seat)
@@ -315,8 +330,8 @@ def lock(request: HttpRequest, seat: Seat) -> None:
 
 
 @seat_post
-def start(request: HttpRequest, seat: Seat) -> None:
-    services.table_start(host=seat)
+def start(request: HttpRequest, seat: Seat) -> Table:
+    return services.table_start(host=seat)
 
 
 @seat_post
@@ -332,8 +347,8 @@ def clock(request: HttpRequest, seat: Seat) -> None:
 
 
 @seat_post
-def move(request: HttpRequest, seat: Seat, kind: str) -> None:
-    services.seat_move(seat=seat, kind=kind, fields=_fields(request))
+def move(request: HttpRequest, seat: Seat, kind: str) -> Table:
+    return services.seat_move(seat=seat, kind=kind, fields=_fields(request))
 
 
 @require_POST
