@@ -187,7 +187,7 @@ def _named_targets(state: OneNightState, values: Sequence[str]) -> list[str]:
         value = value.strip()
         if not value:
             continue
-        if value.isdigit():
+        if value.isascii() and value.isdigit():
             name = state.name_of(int(value))
             if name is None:
                 raise FamilyError("Choose your targets from the list on the page.")
@@ -345,7 +345,11 @@ def vote(
     if str(seat.id) in state.votes:
         raise FamilyError("You already voted; votes are final.")
     raw_target = (fields.get("target") or [""])[-1].strip()
-    target = int(raw_target) if raw_target.isdigit() and len(raw_target) < 19 else None
+    target = (
+        int(raw_target)
+        if raw_target.isascii() and raw_target.isdigit() and len(raw_target) < 19
+        else None
+    )
     if target is None or state.name_of(target) is None:
         raise FamilyError("Vote for one of the players at this table.")
     if target == seat.id:

@@ -78,7 +78,7 @@ def _target(state: Mapping[str, Any], raw: str | None, *, nobody: bool = False) 
         return None
     if nobody and raw == NOBODY:
         return NOBODY
-    name = name_of(state, int(raw)) if raw.isdigit() and len(raw) < 19 else None
+    name = name_of(state, int(raw)) if raw.isascii() and raw.isdigit() and len(raw) < 19 else None
     if name is None:
         raise FamilyError("Choose a player from the list on the page.")
     return name
