@@ -16,14 +16,19 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from games.tables.clock import TickerMiddleware, start_with_daphne  # noqa: E402
 from games.tables.origin import SameOriginValidator  # noqa: E402
 from games.tables.routing import websocket_urlpatterns  # noqa: E402
+from games.tables.worker import OneWorkerThread  # noqa: E402
 from onenight.garbage import tune_for_server  # noqa: E402
 
 application = TickerMiddleware(
-    ProtocolTypeRouter(
-        {
-            "http": django_asgi_app,
-            "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-        }
+    OneWorkerThread(
+        ProtocolTypeRouter(
+            {
+                "http": django_asgi_app,
+                "websocket": SameOriginValidator(
+                    AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                ),
+            }
+        )
     )
 )
 

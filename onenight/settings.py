@@ -125,12 +125,16 @@ TEMPLATES = [
 # Without it: SQLite with WAL (readers never wait for the writer) and IMMEDIATE transactions, so a
 # transaction takes the write lock when it starts instead of failing halfway ("database is
 # locked") when two requests race: https://docs.djangoproject.com/en/6.0/ref/databases/#sqlite-transaction-behavior
-# No persistent connections: under daphne Django runs each request in a thread of its own, whose
-# connection would stay open after it, until PostgreSQL refuses more ("too many clients", seen
-# with two processes at 6 tables in bench/load.py). Django: "When using ASGI, persistent
-# connections should be disabled" (https://docs.djangoproject.com/en/6.0/ref/databases/).
+# Persistent connections, though Django says to disable them under ASGI: that advice is for its
+# thread per request, whose connections would outlive their threads. Here one thread per process
+# does the sync work (games/tables/worker.py), so a process keeps one connection.
+CONN_MAX_AGE = 60
 if os.environ.get("DATABASE_URL"):
-    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=0)}
+    DATABASES = {
+        "default": dj_database_url.parse(
+            os.environ["DATABASE_URL"], conn_max_age=CONN_MAX_AGE, conn_health_checks=True
+        )
+    }
 else:
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
@@ -144,8 +148,7 @@ else:
                     "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;PRAGMA foreign_keys=ON;"
                 ),
             },
-            "CONN_MAX_AGE": 60,
-            "CONN_HEALTH_CHECKS": True,
+            "CONN_MAX_AGE": CONN_MAX_AGE,
             # A file, not memory: tests with several threads or a daphne subprocess share it.
             "TEST": {
                 "NAME": os.environ.get(
@@ -175,7 +178,8 @@ if os.environ.get("REDIS_URL"):
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer, its expiry sweep throttled (onenight/layers.py).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "onenight.layers.SweepingInMemoryChannelLayer"}}
 
 # Each server process moves tables on when a stored deadline passes (games/tables/clock.py).
 DEADLINE_TICKER = env_bool("ONENIGHT_TICKER", default=True)

@@ -9,6 +9,8 @@ import pytest
 from asgiref.sync import SyncToAsync
 from django.db import connections
 
+from games.tables.worker import WORKER
+
 # Servers the tests start as subprocesses (browser, multi-process, benchmark smoke) inherit this:
 # a test run creates many games from 127.0.0.1, far beyond the per-client cap real users get.
 os.environ.setdefault("ONENIGHT_GAMES_PER_MINUTE", "100000")
@@ -26,8 +28,10 @@ def _many_games_per_minute(settings: pytest.FixtureRequest) -> None:
 
 @pytest.fixture(scope="session", autouse=True)
 def _worker_thread_lets_go_of_the_database(django_db_setup: None) -> Iterator[None]:
-    """Pages and consumers run their database work on one long-lived worker thread
-    (onenight/asgi.py), which keeps its connection open between calls. Close it before the test
-    database is dropped (PostgreSQL refuses to drop a database someone is connected to)."""
+    """Pages, consumers and the ticker run their database work on one long-lived worker thread
+    (games/tables/worker.py), which keeps its connection open between calls; so may asgiref's
+    own thread for sync code called from outside a scope. Close them before the test database
+    is dropped (PostgreSQL refuses to drop a database someone is connected to)."""
     yield
-    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=10)
+    for executor in (WORKER, SyncToAsync.single_thread_executor):
+        executor.submit(connections.close_all).result(timeout=10)

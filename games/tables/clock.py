@@ -19,6 +19,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from games.tables import services
+from games.tables.worker import in_worker
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,8 @@ async def run_ticker(interval: float = TICK_SECONDS) -> None:
     """Forever: every `interval` seconds, advance every table whose deadline has passed."""
     while True:
         try:
-            moved = await database_sync_to_async(services.advance_due_tables)()
+            async with in_worker():  # the thread that runs the rest of the process's sync work
+                moved = await database_sync_to_async(services.advance_due_tables)()
             if moved:
                 log.info("Deadline passed; moved on: %s", ", ".join(moved))
         except Exception:  # a failed tick must not stop the next one
