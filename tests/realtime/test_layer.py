@@ -15,6 +15,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games.tables.push import table_group
 from onenight import settings as settings_module
+from onenight.layers import SweepingInMemoryChannelLayer
 from tests.factories import create_lobby
 from tests.realtime.helpers import QUIET, WAIT, SocketOpener, is_chat, post_chat, receive_until
 
@@ -35,11 +36,11 @@ def settings_with(monkeypatch: pytest.MonkeyPatch, env: Mapping[str, str | None]
     return runpy.run_path(settings_module.__file__)
 
 
-def test_without_redis_the_settings_choose_channels_in_memory_layer(
+def test_without_redis_the_settings_choose_the_sweeping_in_memory_layer(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     layers = settings_with(monkeypatch, {"REDIS_URL": None})["CHANNEL_LAYERS"]
-    assert layers == {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    assert layers == {"default": {"BACKEND": "onenight.layers.SweepingInMemoryChannelLayer"}}
 
 
 @pytest.mark.parametrize(
@@ -69,6 +70,20 @@ def test_the_running_settings_use_the_layer_the_environment_asks_for() -> None:
         assert isinstance(layer, RedisPubSubChannelLayer)
     else:
         assert isinstance(layer, InMemoryChannelLayer)
+
+
+async def test_the_sweeping_layer_still_expires_messages_and_memberships() -> None:
+    """Throttled to once a second, the sweep still drops a message nobody received in time
+    and a membership older than the group expiry."""
+    layer = SweepingInMemoryChannelLayer(expiry=0.05, group_expiry=1)
+    await layer.group_add("table-1", "specific.a!1")
+    await layer.send("specific.b!1", {"type": "stale"})
+    await asyncio.sleep(0.1)
+    layer._last_sweep = float("-inf")  # the second has passed
+    layer.groups["table-1"]["specific.a!1"] -= 5  # joined long ago
+    await layer.group_send("table-1", {"type": "x"})  # sweeps first
+    assert "specific.b!1" not in layer.channels
+    assert "specific.a!1" not in layer.groups.get("table-1", {})
 
 
 @pytest.mark.django_db(transaction=True)
