@@ -121,14 +121,21 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     def _render(self, after: int | None) -> dict[str, Any] | None:
         """The seat's panel (if newer than what the page shows), its readable channels and, for
         a hello, the chat lines after `after`. None: the seat is no longer at the table."""
-        seat = Seat.objects.select_related("table").filter(pk=self.seat_id).first()
-        if seat is None:
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
             return None
         # A hello (a page connecting, or syncing when its countdown ran out) notices a passed
         # deadline as a page load does: the page is not left on a phase that is over.
-        table = services.table_caught_up(seat.table) if after is not None else seat.table
+        if after is not None:
+            table = services.table_caught_up(table)
+        seats = list(table.seats.order_by("position"))  # read once, for the channels and panel
+        for each in seats:
+            each.table = table
+        seat = next((s for s in seats if s.pk == self.seat_id), None)
+        if seat is None:
+            return None
         frame: dict[str, Any] = {"version": table.version}
-        channels = readable_channels(table, seat)
+        channels = readable_channels(table, seat, seats)
         frame["channels"] = [c.name for c in channels]
         frame["channel_state"] = [
             {
@@ -146,7 +153,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             for c in channels
         ]
         if table.version > self.shown:
-            page = table_page(table, seat, with_chat=False)
+            page = table_page(table, seat, with_chat=False, seats=seats)
             context = {
                 **page.panel.context,
                 "page": page,
@@ -217,10 +224,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await super().dispatch(message)
 
     async def chat_line(self, event: dict[str, Any]) -> None:
-        line = event["line"]
-        if line["channel"] not in self.readable:
+        if event["channel"] not in self.readable:
             return
-        await self.send_json({**line, "mine": line["seat_id"] == self.seat_id})
+        await self.send(text_data=event["mine" if event["seat_id"] == self.seat_id else "others"])
 
 
 def _line_frame(line: Any) -> dict[str, Any]:

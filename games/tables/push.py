@@ -2,9 +2,10 @@
 
 - "table.changed" carries only the table's new version: each page's consumer then renders its
   own seat's view (games/tables/consumers.py), so what leaves the server is built per seat.
-- "chat.line" carries a line to the pages of the channel's group. The public channel's lines
-  are public by nature; a private channel's group (a werewolves' night chat) is joined only by
-  the pages of seats that may read it, and each consumer checks again before it sends a line.
+- "chat.line" carries a line, ready to send, to the pages of the channel's group. The public
+  channel's lines are public by nature; a private channel's group (a werewolves' night chat) is
+  joined only by the pages of seats that may read it, and each consumer checks again before it
+  sends a line.
 
 Sent with `transaction.on_commit`, as Zulip's send_event_on_commit does: a page is never told
 of a change that was rolled back, nor before it can read it.
@@ -12,6 +13,7 @@ of a change that was rolled back, nor before it can read it.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -74,6 +76,16 @@ def chat_frame(line: ChatLine) -> dict[str, Any]:
 
 
 def chat_line_on_commit(table: Table, line: ChatLine) -> None:
+    """The line goes out as the two texts a page may get, the writer's own pages' ("mine") and
+    everyone else's, serialized once here rather than once per page: a line reaches every page
+    of the table, and the message is a flat dict of strings, cheap for the layer to copy."""
     group = channel_group(table.pk, line.channel)
     frame = chat_frame(line)
-    transaction.on_commit(lambda: _send(group, {"type": "chat.line", "line": frame}))
+    message = {
+        "type": "chat.line",
+        "channel": line.channel,
+        "seat_id": line.seat_id,
+        "mine": json.dumps({**frame, "mine": True}),
+        "others": json.dumps({**frame, "mine": False}),
+    }
+    transaction.on_commit(lambda: _send(group, message))

@@ -163,11 +163,18 @@ def chat_lines(
 
 
 def table_page(
-    table: Table, me: Seat | None, *, now: datetime | None = None, with_chat: bool = True
+    table: Table,
+    me: Seat | None,
+    *,
+    now: datetime | None = None,
+    with_chat: bool = True,
+    seats: list[Seat] | None = None,
 ) -> TablePage:
-    """Build what `me` may see. A fixed number of queries, whatever the table's size."""
+    """Build what `me` may see. A fixed number of queries, whatever the table's size; `seats`
+    if already read (in seat order)."""
     now = now or timezone.now()
-    seats = list(table.seats.order_by("position"))
+    if seats is None:
+        seats = list(table.seats.order_by("position"))
     if me is not None:
         me = next((s for s in seats if s.pk == me.pk), None)
     family = family_named(table.family)

@@ -276,7 +276,7 @@ def panel(request: HttpRequest, code: str) -> HttpResponse:
     if seat is None:
         return _not_seated(request, table)
     shown = request.GET.get("version", "")
-    if shown.isdigit() and int(shown) >= table.version:
+    if shown.isascii() and shown.isdigit() and int(shown) >= table.version:
         return HttpResponse(status=204)
     return render_page(request, seat)
 
@@ -342,7 +342,7 @@ def cancel(request: HttpRequest, seat: Seat) -> None:
 @seat_post
 def clock(request: HttpRequest, seat: Seat) -> None:
     raw = request.POST.get("minutes", "")
-    minutes = int(raw) if raw.isdigit() and len(raw) < 7 else 0
+    minutes = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 7 else 0
     services.clock_set(host=seat, action=request.POST.get("action", ""), minutes=minutes)
 
 

@@ -13,6 +13,7 @@ reaches the sockets through the channel layer after its transaction commits.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import threading
 from collections.abc import Callable
@@ -622,7 +623,10 @@ def filled(value: Any, names: dict[str, str]) -> Any:
         ),
         pytest.param({"type": "panel", "version": 10**6, "panel": "<p>forged</p>"}, id="a-push"),
         pytest.param({"type": "table.changed", "version": 10**6}, id="a-group-event"),
-        pytest.param({"type": "chat.line", "line": {"channel": "public"}}, id="a-chat-event"),
+        pytest.param(
+            {"type": "chat.line", "channel": "public", "seat_id": 1, "mine": "x", "others": "x"},
+            id="a-chat-event",
+        ),
     ],
 )
 async def test_the_socket_takes_no_forms_a_form_frame_gets_an_error_and_changes_nothing(
@@ -868,9 +872,14 @@ async def test_a_chat_line_reaches_a_page_while_the_database_thread_is_busy(
             "text": "hello",
             "sent_at": timezone.now().isoformat(),
         }
-        await get_channel_layer().group_send(
-            table_group(table.table.pk), {"type": "chat.line", "line": line}
-        )
+        message = {
+            "type": "chat.line",
+            "channel": "public",
+            "seat_id": line["seat_id"],
+            "mine": json.dumps({**line, "mine": True}),
+            "others": json.dumps({**line, "mine": False}),
+        }
+        await get_channel_layer().group_send(table_group(table.table.pk), message)
         frame = await ben.receive_json_from(timeout=WAIT)
         assert frame == {**line, "mine": False}
         assert not holding.done()  # the database thread was busy all along

@@ -888,8 +888,10 @@ def check_group_messages(run: GameRun, sent: list[tuple[str, dict[str, Any]]]) -
                 assert message["status"].lstrip().startswith('<div id="status"')
         else:
             assert message["type"] == "chat.line", message
-            assert set(message) == {"type", "line"} and set(message["line"]) == CHAT_LINE_KEYS
-            assert message["line"]["channel"] == "public"
+            assert set(message) == {"type", "channel", "seat_id", "mine", "others"}, message
+            assert message["channel"] == "public"
+            for side in ("mine", "others"):
+                assert set(json.loads(message[side])) == CHAT_LINE_KEYS | {"mine"}
         text = "\n".join(strings_in(message))
         assert not roles_named(text), (run.plan.id, message)
 
