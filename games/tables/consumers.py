@@ -23,6 +23,7 @@ from games.tables.models import Seat, Table
 from games.tables.push import channel_group, table_group
 from games.tables.selectors import chat_lines, readable_channels, table_page
 from games.tables.views import TABLE_CODE, seat_of
+from games.tables.watching import is_watching
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +42,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     """One seat's live connection to one table."""
 
     table_id: int
-    seat_id: int
+    seat_id: int | None  # None: a watcher (games/tables/watching.py)
     shown: int  # the newest version this page shows
     readable: frozenset[str]
 
@@ -62,19 +63,24 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self._hello(int(_query(self.scope, "after") or 0))
 
-    def _seat(self, code: str) -> tuple[int, int] | None:
+    def _seat(self, code: str) -> tuple[int, int | None] | None:
+        """The table and this page's seat (None: a watcher); None if it may not follow."""
         if not TABLE_CODE.fullmatch(code):
             return None
         table = Table.objects.filter(code=code.upper()).first()
-        seat = seat_of(self.scope.get("session") or {}, table) if table is not None else None
-        if seat is None:
+        if table is None:
             return None
+        session = self.scope.get("session") or {}
+        seat = seat_of(session, table)
+        if seat is None:
+            return (table.pk, None) if is_watching(session, table.code) else None
         self._seen(seat.pk)
         return table.pk, seat.pk
 
     @staticmethod
-    def _seen(seat_id: int) -> None:
-        Seat.objects.filter(pk=seat_id).update(last_seen=timezone.now())
+    def _seen(seat_id: int | None) -> None:
+        if seat_id is not None:
+            Seat.objects.filter(pk=seat_id).update(last_seen=timezone.now())
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "table_id"):
@@ -132,7 +138,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         for each in seats:
             each.table = table
         seat = next((s for s in seats if s.pk == self.seat_id), None)
-        if seat is None:
+        if seat is None and self.seat_id is not None:
             return None
         frame: dict[str, Any] = {"version": table.version}
         channels = readable_channels(table, seat, seats)
@@ -226,7 +232,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def chat_line(self, event: dict[str, Any]) -> None:
         if event["channel"] not in self.readable:
             return
-        await self.send(text_data=event["mine" if event["seat_id"] == self.seat_id else "others"])
+        mine = self.seat_id is not None and event["seat_id"] == self.seat_id
+        await self.send(text_data=event["mine" if mine else "others"])
 
 
 def _line_frame(line: Any) -> dict[str, Any]:

@@ -4,15 +4,17 @@ holds only what that seat may know. Selectors read; they never change anything."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 
 from games.tables.family import Channel, Panel, family_named
 from games.tables.models import ChatLine, Seat, Stage, Table
 from games.tables.reads import seat_info, table_info
+from games.tables.watching import watch_key
 
 # Lines of each channel a page (or a reconnecting socket) receives: a 30-minute day of a lively
 # table.
@@ -114,6 +116,11 @@ class TablePage:
         return self.me is not None and self.me.is_host
 
     @property
+    def watch_path(self) -> str:
+        """The table's watch link (for the host to hand out)."""
+        return reverse("watch", args=[self.table.code, watch_key(self.table.code)])
+
+    @property
     def status(self) -> TableStatus:
         return TableStatus(self.table, self.panel.progress, self.panel.clock_label, self.now)
 
@@ -138,13 +145,25 @@ def _line(line: ChatLine, me: Seat | None) -> ChatLineView:
     )
 
 
+WATCHERS_READ = "You are watching: only the players write here."
+
+
+def _readable(channels: tuple[Channel, ...], me: Seat | None) -> tuple[Channel, ...]:
+    """The channels `me` may read; a watcher (None) writes in none of them, whatever a family
+    says."""
+    readable = tuple(c for c in channels if c.read)
+    if me is None:
+        readable = tuple(replace(c, write=False, closed=WATCHERS_READ) for c in readable)
+    return readable
+
+
 def readable_channels(
     table: Table, me: Seat | None, seats: list[Seat] | None = None
 ) -> tuple[Channel, ...]:
     """The chat channels `me` may read now, as its table's family says."""
     info = table_info(table, seats)
     viewer = seat_info(me) if me is not None else None
-    return tuple(c for c in family_named(table.family).channels(info, viewer) if c.read)
+    return _readable(family_named(table.family).channels(info, viewer), me)
 
 
 def chat_lines(
@@ -182,7 +201,7 @@ def table_page(
     viewer = seat_info(me) if me is not None else None
     in_lobby = table.stage == Stage.LOBBY
     panel = family.lobby(info, viewer) if in_lobby else family.panel(info, viewer, now)
-    channels = tuple(c for c in family.channels(info, viewer) if c.read)
+    channels = _readable(family.channels(info, viewer), me)
     lines = chat_lines(table, me, channels) if with_chat else []
     views = tuple(
         ChannelView(

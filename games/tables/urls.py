@@ -11,6 +11,7 @@ urlpatterns = [
     path("g/<str:code>/", views.table_view, name="table"),
     path("g/<str:code>/join", views.join, name="join"),
     path("g/<str:code>/rejoin/<str:token>", views.rejoin, name="rejoin"),
+    path("g/<str:code>/watch/<str:key>", views.watch, name="watch"),
     path("g/<str:code>/panel", views.panel, name="panel"),
     path("g/<str:code>/options", views.options, name="options"),
     path("g/<str:code>/remove/<int:seat_id>", views.remove_seat, name="remove_seat"),

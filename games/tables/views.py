@@ -27,6 +27,7 @@ from games.tables.models import Seat, Stage, Table
 from games.tables.reads import table_info
 from games.tables.selectors import table_page
 from games.tables.services import ServiceError
+from games.tables.watching import is_watching, key_matches, remember_watching
 
 SESSION_SEATS = "seats"
 # Seats a browser's session keeps, the most recently taken: far more games than anyone plays at
@@ -118,11 +119,19 @@ def _not_seated(request: HttpRequest, table: Table) -> HttpResponse:
 
 
 def render_page(
-    request: HttpRequest, seat: Seat, *, error: str | None = None, status: int = 200
+    request: HttpRequest,
+    seat: Seat | None,
+    *,
+    table: Table | None = None,
+    error: str | None = None,
+    status: int = 200,
 ) -> HttpResponse:
-    """The seat's page, or just its panel for htmx requests (the chat is outside the panel)."""
+    """The seat's page (seat None: a watcher's page of `table`), or just its panel for htmx
+    requests (the chat is outside the panel)."""
     panel_only = bool(getattr(request, "htmx", False)) and not request.htmx.history_restore_request
-    page = table_page(seat.table, seat, with_chat=not panel_only)
+    table = seat.table if seat is not None else table
+    assert table is not None, "a watcher's page needs its table"
+    page = table_page(table, seat, with_chat=not panel_only)
     site_root = f"{request.scheme}://{request.get_host()}"
     context = {**page.panel.context, "page": page, "error": error, "site_root": site_root}
     template = "tables/page.html#panel" if panel_only else "tables/page.html"
@@ -260,10 +269,29 @@ def table_view(request: HttpRequest, code: str) -> HttpResponse:
     if table is None:
         return _no_table(request)
     if seat is None:
+        if is_watching(request.session, table.code):
+            return render_page(request, None, table=table)
         if table.stage == Stage.LOBBY:
             return redirect("join", code=table.code)
         return _not_seated(request, table)
     return render_page(request, seat)
+
+
+@require_GET
+def watch(request: HttpRequest, code: str, key: str) -> HttpResponse:
+    """A watch link: this browser follows the table without a seat (games/tables/watching.py).
+    A player at the table who opens it stays that player."""
+    table = find_table(code)
+    if table is None or not key_matches(table.code, key):
+        return message_page(
+            request,
+            "Not a watch link",
+            "This watch link is not right. Ask the game's host for it again.",
+            404,
+        )
+    if _session_token(request.session, table.code) is None:
+        remember_watching(request.session, table.code)
+    return redirect("table", code=table.code)
 
 
 @require_GET
@@ -273,12 +301,13 @@ def panel(request: HttpRequest, code: str) -> HttpResponse:
     table, seat = _table_and_seat(request, code)
     if table is None:
         return _no_table(request)
-    if seat is None:
+    watcher = seat is None and is_watching(request.session, table.code)
+    if seat is None and not watcher:
         return _not_seated(request, table)
     shown = request.GET.get("version", "")
     if shown.isascii() and shown.isdigit() and int(shown) >= table.version:
         return HttpResponse(status=204)
-    return render_page(request, seat)
+    return render_page(request, seat, table=table)
 
 
 def seat_post(handler: Callable[..., object]) -> Callable[..., HttpResponse]:

@@ -31,6 +31,7 @@ from games.families.onenight.options import RULES_PHRASE
 from games.tables import services
 from games.tables.consumers import CLOSE_NOT_SEATED
 from games.tables.models import CODE_ALPHABET, CODE_LENGTH, ChatLine, Move, Seat, Table
+from games.tables.watching import watch_key
 from tests.factories import (
     THREE,
     TestTable,
@@ -850,6 +851,85 @@ async def test_a_private_chat_channel_is_never_delivered_to_a_seat_that_may_not_
         await database_sync_to_async(services.chat_post)(
             seat=table.seats["Ben"], text="hello?", channel="public"
         )
+
+
+def _forum_night(table: TestTable) -> None:
+    """Night 1 of `_forum_table`: the pack kills Cat, Ann protects herself, Ben looks at Fay."""
+    ids = {name: str(seat.pk) for name, seat in table.seats.items()}
+    for name, fields in (
+        ("Fay", {"kill": [ids["Cat"]]}),
+        ("Gus", {"kill": [ids["Cat"]]}),
+        ("Ann", {"protect": [ids["Ann"]]}),
+        ("Ben", {"see": [ids["Fay"]]}),
+    ):
+        services.seat_move(seat=table.seat(name), kind="night", fields=fields)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_watcher_follows_the_public_game_and_the_graveyard_and_nothing_else(
+    sockets: SocketOpener,
+) -> None:
+    """A watcher (the watch link, games/tables/watching.py) gets the public panel and the
+    graveyard's lines; never the pack's chat, a role, a night result; and may not write or act."""
+    table = await database_sync_to_async(_forum_table)()
+    watcher = await sockets.open(table.code, {"watching": [table.code]})
+    hello = await watcher.receive_json_from(timeout=WAIT)
+    assert hello["type"] == "hello"
+    assert [c["name"] for c in hello["channel_state"]] == ["public", "graveyard"]
+    assert not any(c["write"] for c in hello["channel_state"])
+    secret = await database_sync_to_async(services.chat_post)(
+        seat=table.seats["Fay"], text="Cat tonight, agreed?", channel="pack"
+    )
+    await database_sync_to_async(_forum_night)(table)
+    panel, frames = await receive_until(watcher, lambda f: f["type"] == "panel")
+    for text in (json.dumps(frames), panel["panel"]):
+        assert "Cat tonight" not in text and f'"id": {secret.pk}' not in text
+        for leak in ("You are the", "What you learned", "(werewolf)", "The pack tonight"):
+            assert leak not in text, leak
+    assert "pack" not in [c["name"] for c in panel["channel_state"]]
+    line = await database_sync_to_async(services.chat_post)(
+        seat=table.seats["Cat"], text="they got me", channel="graveyard"
+    )
+    got, _ = await receive_until(watcher, lambda f: f["type"] == "chat" and f["id"] == line.pk)
+    assert got["channel"] == "graveyard" and got["mine"] is False
+    # Over HTTP the watcher reads and never writes or acts.
+    key = await database_sync_to_async(new_session)({"watching": [table.code]})
+    before = await database_sync_to_async(db_snapshot)()
+
+    def posts() -> list[int]:
+        client = Client()
+        client.cookies["sessionid"] = key
+        page = client.get(url("table", table.code))
+        assert page.status_code == 200 and "You are <strong>watching" in page.content.decode()
+        return [
+            client.post(url("chat", table.code), {"channel": c, "text": "boo"}).status_code
+            for c in ("public", "graveyard")
+        ] + [client.post(url("move", table.code, "vote"), {"target": "1"}).status_code]
+
+    assert await database_sync_to_async(posts)() == [403, 403, 403]
+    assert not snapshot_diff(before, await database_sync_to_async(db_snapshot)())
+    ROUTES_TRIED.add("WS table socket (watcher)")
+
+
+@pytest.mark.django_db
+def test_a_watch_link_needs_its_key_and_a_player_who_opens_it_stays_a_player() -> None:
+    table = _forum_table()
+    good = url("watch", table.code, watch_key(table.code))
+    stranger = Client()
+    for wrong in (url("watch", table.code, "0" * 24), url("watch", "ZZZZZZZZ", "0" * 24)):
+        response = stranger.get(wrong)
+        assert response.status_code == 404
+        assert "Not a watch link" in response.content.decode()
+    assert stranger.get(url("table", table.code)).status_code == 403
+    other = _forum_table()  # another table's key does not open this one
+    assert stranger.get(url("watch", table.code, watch_key(other.code))).status_code == 404
+    assert stranger.get(good).status_code == 302
+    assert "You are <strong>watching" in stranger.get(url("table", table.code)).content.decode()
+    ben = client_for(table, "Ben")
+    assert ben.get(good).status_code == 302
+    page = ben.get(url("table", table.code)).content.decode()
+    assert "You are <strong>Ben</strong>" in page and "watching" not in page
+    ROUTES_TRIED.add("GET watch")
 
 
 # --- Figures ----------------------------------------------------------------------------------

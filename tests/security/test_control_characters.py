@@ -24,6 +24,7 @@ from django.urls import URLPattern
 
 from games.tables import urls
 from games.tables.consumers import CLOSE_NOT_SEATED
+from games.tables.watching import watch_key
 from tests.factories import THREE, TestTable, client_for, create_lobby, new_client, play_to
 from tests.security.audit import (
     HTMX,
@@ -87,6 +88,7 @@ def test_every_route_with_a_control_character_in_its_path_is_404(world: World, v
         "token": table.seats["Ben"].token,
         "seat_id": str(table.seats["Cat"].pk),
         "kind": "ready",
+        "key": watch_key(table.code),
     }
     host = world.client(LOBBY, "host")
     tried = 0
