@@ -4,15 +4,21 @@ rendered for every seat along the way; the app's moves agree with the engine's."
 
 from __future__ import annotations
 
+import html
 import random
+import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
+from games.families.werewolf.engine import RULESETS
 from games.families.werewolf.engine.forms import forms_for
-from games.families.werewolf.play import game_of
+from games.families.werewolf.engine.view import view_for
+from games.families.werewolf.play import asked, game_of
 from games.tables import services
 from games.tables.models import ChatLine, Seat, Table
+from games.tables.selectors import WATCHERS_READ
 from tests.factories import new_client
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +44,8 @@ def fields_for(
     name = seat.name
     forms = forms_for(game.state, name)
     if not forms:
-        return None
+        # The day's speeches: everyone alive says when they are done talking.
+        return ("ready", {"ready": ["yes"]}) if asked(game.state, name) else None
 
     def pick(targets: tuple[str, ...]) -> str:
         target = rng.choice(targets)
@@ -80,6 +87,9 @@ def test_random_games_play_to_their_end_through_the_pages(ruleset: str) -> None:
         client = new_client()
         client.get(reverse("rejoin", args=[table.code, seat.token]))
         clients[name] = client
+    watcher = new_client()
+    watch_path = watch_link(clients["Ann"], table.code)
+    assert watcher.get(watch_path).status_code == 302
     for _ in range(400):
         table.refresh_from_db()
         if table.stage != "playing":
@@ -104,9 +114,63 @@ def test_random_games_play_to_their_end_through_the_pages(ruleset: str) -> None:
         for name in seats:
             page = clients[name].get(reverse("table", args=[table.code]))
             assert page.status_code == 200
+        table.refresh_from_db()
+        if table.stage == "playing":
+            assert_watcher_knows_nothing_secret(watcher, table)
     table.refresh_from_db()
     assert table.stage == "over", game_of(table.state).state.phase
     assert game_of(table.state).state.outcome is not None
     page = clients["Ben"].get(reverse("table", args=[table.code]))
     assert b"The end" in page.content
     assert ChatLine.objects.filter(table=table, note=True).exists()
+    assert "The end" in watcher.get(reverse("table", args=[table.code])).content.decode()
+
+
+def watch_link(host: Client, code: str) -> str:
+    """The watch link as the host's page shows it (Host tools: "Watch link for spectators")."""
+    page = host.get(reverse("table", args=[code])).content.decode()
+    link = r'value="https?://[^/"]+(/g/[^"]+/watch/[^"]+)" aria-label="Watch link"'
+    match = re.search(link, page)
+    assert match is not None, "the host's page shows the watch link"
+    return match.group(1)
+
+
+def assert_watcher_knows_nothing_secret(watcher: Client, table: Table) -> None:
+    """A watcher's page and panel: the public game only. No role of a living player unless the
+    game has made it public, no night result, no pack, no form; the graveyard may be read."""
+    game = game_of(table.state)
+    public = dict(view_for(game, None).known)
+    for path in (reverse("table", args=[table.code]), reverse("panel", args=[table.code])):
+        response = watcher.get(path)
+        assert response.status_code == 200
+        body = html.unescape(response.content.decode())
+        assert "You are <strong>watching</strong>" in body or path.endswith("panel")
+        for secret in ("You are the ", "What you learned", "The pack tonight", 'id="night-action"'):
+            assert secret not in body, secret
+        assert "/do/" not in body  # no game form
+        if not path.endswith("panel"):
+            assert body.count(WATCHERS_READ) == body.count('class="chat-form"')
+        for player, role in game.setup.roles.items():
+            if player not in public:
+                assert f"{player} ({role.name.replace('_', ' ')})" not in body
+        assert 'data-channel="pack"' not in body
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "role", "section"),
+    [("forum", "Protector", "001"), ("oxford", "Trapper", "003"), ("classic", "Witch", "004")],
+)
+def test_the_role_cards_page_of_each_ruleset(ruleset: str, role: str, section: str) -> None:
+    """The card a role message links to: every role of the ruleset, what it does, when, and
+    the section it comes from."""
+    response = new_client().get(reverse("werewolf_roles", args=[ruleset]))
+    assert response.status_code == 200
+    body = html.unescape(response.content.decode())
+    assert f"<h2>{role}</h2>" in body and section in body
+    assert body.count('class="card role side-') == len(RULESETS[ruleset].roles)
+
+
+def test_an_unknown_ruleset_has_no_role_cards() -> None:
+    response = new_client().get("/werewolf/chess/roles")
+    assert response.status_code == 404
+    assert "There is no Werewolf game by that name." in response.content.decode()

@@ -16,10 +16,10 @@ from games.tables.family import Panel, SeatInfo, TableInfo
 from . import options as table_options
 from .engine import NOBODY, RULESETS, Role
 from .engine.causes import described
-from .engine.forms import Form, forms_for
+from .engine.forms import Form
 from .engine.report import PhaseReport, phase_reports
 from .engine.view import PublicPhase, SeatView, view_for
-from .play import game_of, label, name_of
+from .play import asked, game_of, label, name_of
 
 FORM_TITLES = {
     "kill": "The pack's victim",
@@ -66,6 +66,7 @@ class WerewolfView:
     night: tuple[FormView, ...] = ()
     forms: tuple[FormView, ...] = ()
     pack: tuple[tuple[str, str], ...] = ()
+    pairs: tuple[tuple[str, str], ...] = ()  # rules/003: your lover or your rival
     done: bool = False
     waiting_for: str = ""
     accusation: Mapping[str, str] | None = None
@@ -194,6 +195,7 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> WerewolfView:
         "waiting_for": f"{awaited.player}'s {awaited.kind.replace('_', ' ')}" if awaited else "",
         "done": player is not None and player in (raw.get("done") or ()),
         "pack": tuple(sorted(seat.pack.items())),
+        "pairs": tuple(sorted(seat.pairs.items())),
     }
     forms = [_form_view(f, seats) for f in seat.forms]
     view["night"] = tuple(f for f in forms if f.kind == "night")
@@ -262,7 +264,7 @@ def public_status(table: TableInfo) -> tuple[str, str]:
         if votes:
             tally = ", ".join(f"{voter} → {target}" for voter, target in sorted(votes.items()))
             parts.append(f"Votes so far: {tally}.")
-    active = [p for p in state.living() if forms_for(state, p)]
+    active = [p for p in state.living() if asked(state, p)]
     done = [p for p in active if p in (raw.get("done") or ())]
     if active:
         parts.append(f"{len(done)} of {len(active)} players have done their part.")

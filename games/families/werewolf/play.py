@@ -217,16 +217,21 @@ def _send(raw: dict[str, Any], game: Game, *moves: Move) -> tuple[dict[str, Any]
     return raw, game
 
 
+def asked(state: Any, player: str) -> bool:
+    """Whether `player` has something to do now: a form, or in the day's speeches, saying they
+    are done talking (every living player has that button, not only those with a day ability:
+    the discussion ends when the whole village is done, not when the werewolf is)."""
+    if forms_for(state, player):
+        return True
+    in_speech = state.phase is not None and state.phase.kind == "day" and state.step == "speech"
+    return in_speech and player in state.alive and not state.pending and state.call is None
+
+
 def _everyone_done(raw: Mapping[str, Any], game: Game) -> bool:
     """Whether every living player who has something to do now has said they are done."""
     done = set(raw.get("done") or [])
     state = game.state
-    for player in state.living():
-        if player in done:
-            continue
-        if forms_for(state, player):
-            return False
-    return True
+    return all(player in done or not asked(state, player) for player in state.living())
 
 
 def _done(raw: dict[str, Any], player: str) -> dict[str, Any]:

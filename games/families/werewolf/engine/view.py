@@ -54,6 +54,19 @@ class SeatView:
     thread: tuple[PublicPhase, ...]
     sheriff: str | None
     outcome: Outcome | None
+    # This seat's pair from rules/003's Lover Deck: the other player -> "lover" or "rival".
+    pairs: Mapping[str, str] = MappingProxyType({})
+
+
+def _pairs(game: Game, player: str) -> Mapping[str, str]:
+    """rules/003 Lover Deck: a lover must protect their lover and a rival must get rid of
+    their rival, so each is told the other's name (never their side: a star-crossed pair learns
+    it as anyone would). docs/rules.md, "Lovers and rivals know each other"."""
+    setup = game.setup
+    found = {b if a == player else a: kind
+             for kind, pairs in (("lover", setup.lovers), ("rival", setup.rivals))
+             for a, b in pairs if player in (a, b)}  # fmt: skip
+    return MappingProxyType(found)
 
 
 def _public(ruleset: str, report: PhaseReport) -> PublicPhase:
@@ -156,4 +169,5 @@ def view_for(game: Game, player: str | None) -> SeatView:
         thread=thread,
         sheriff=state.sheriff,
         outcome=state.outcome,
+        pairs=_pairs(game, player),
     )
