@@ -72,3 +72,27 @@ def test_redis_run_on_two_processes_and_postgresql(tmp_path: Path) -> None:
         "postgresql",
         "redis-pubsub",
     )
+
+
+@pytest.mark.skipif(
+    bool(os.environ.get("DATABASE_URL") or os.environ.get("REDIS_URL")),
+    reason="the embedded run ignores DATABASE_URL and REDIS_URL: the first pass already ran it",
+)
+def test_the_multi_night_benchmark_holds_tables_open_and_plays_each_ruleset_through(
+    tmp_path: Path,
+) -> None:
+    """bench/werewolf_load.py, small: 3 forum tables held open and moved on, 3 games (one of
+    each ruleset) played to their end by random forms; nothing failed, everything measured."""
+    out = tmp_path / "werewolf.json"
+    command = [sys.executable, "bench/werewolf_load.py", "--idle", "3", "--fast", "3",
+               "--players", "6", "--ramp", "1", "--think", "0.1,0.4", "--stall", "2",
+               "--game-timeout", "150", "--runs", "embedded", "--out", str(out)]  # fmt: skip
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=240)
+    output = f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert done.returncode == 0 and out.exists(), output
+    [run] = json.loads(out.read_text(encoding="utf-8"))["runs"]
+    held, fast = run["held_open"], run["played_through"]
+    assert held["sockets"] == 18 and held["push_ms"]["count"] == 18, held
+    assert held["memory"]["kib_per_connected_player"] is not None
+    assert fast["completed"] == 3 and fast["errors"]["count"] == 0, fast
+    assert fast["push_ms"]["count"] > 0
