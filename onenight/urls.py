@@ -3,8 +3,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from games.tables.views import favicon
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # Browsers and crawlers ask for /favicon.ico whatever the page says: the app's icon.
+    path("favicon.ico", favicon),
     path("", include("games.tables.urls")),
     path("werewolf/", include("games.families.werewolf.urls")),
 ]

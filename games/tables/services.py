@@ -363,11 +363,21 @@ def options_set(*, host: Seat, fields: Fields) -> None:
 
 
 @transaction.atomic
-def table_start(*, host: Seat, now: datetime | None = None) -> Table:
-    """Deal (the family's deal, with the operating system's secure chance) and begin."""
+def table_start(*, host: Seat, fields: Fields | None = None, now: datetime | None = None) -> Table:
+    """Deal (the family's deal, with the operating system's secure chance) and begin.
+
+    `fields` are the lobby's option forms as the host's page shows them: changes the host made
+    and did not save are saved with the start, in the same transaction (a refused option
+    refuses the start and changes nothing)."""
     table = _host_of(host)
     _expect(table, Stage.LOBBY)
     game = _family(table)
+    if fields:
+        try:
+            table.options = game.set_options(table_info(table), fields)
+        except FamilyError as error:
+            raise _refused(error) from None
+        table.save(update_fields=["options"])
     info = table_info(table)
     problem = game.start_problem(info)
     if problem:

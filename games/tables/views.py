@@ -14,8 +14,14 @@ from collections.abc import Callable
 from functools import wraps
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    HttpResponseRedirect,
+)
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -161,6 +167,12 @@ def _table_and_seat(request: HttpRequest, code: str) -> tuple[Table | None, Seat
 
 
 # --- Home, create, join -------------------------------------------------------------------------
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers and crawlers ask for /favicon.ico whatever the page says: the app's icon."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
 
 
 @require_GET
@@ -360,7 +372,7 @@ def lock(request: HttpRequest, seat: Seat) -> None:
 
 @seat_post
 def start(request: HttpRequest, seat: Seat) -> Table:
-    return services.table_start(host=seat)
+    return services.table_start(host=seat, fields=_fields(request))
 
 
 @seat_post

@@ -16,9 +16,17 @@
     return panel ? Number(panel.dataset.version || 0) : 0;
   }
 
-  function afterPanelSwap() {
+  function afterPanelSwap(fromForm) {
     const panel = document.getElementById("panel");
     if (!panel) return;
+    // A refused form's message is at the top of the panel: bring it into sight (on a phone
+    // the form may be a screen further down) and let a screen reader read it.
+    const error = document.getElementById("panel-error");
+    if (error && fromForm) {
+      error.tabIndex = -1;
+      error.scrollIntoView({ block: "center" });
+      error.focus({ preventScroll: true });
+    }
     const label = document.getElementById("phase-label");
     if (label && panel.dataset.phaseLabel) label.textContent = panel.dataset.phaseLabel;
     markTitle(panel.dataset.attention === "yes");
@@ -121,8 +129,19 @@
     if (match && Number(match[1]) < shownVersion()) event.detail.shouldSwap = false;
   });
   document.body.addEventListener("htmx:afterSwap", function (event) {
-    if (event.detail.target && event.detail.target.id === "panel") afterPanelSwap();
+    if (event.detail.target && event.detail.target.id === "panel") afterPanelSwap(true);
   });
+  // A form or button marked data-confirm asks first (ending the day, removing a player,
+  // cancelling the game, a one-tap vote): a mis-tap changes nothing. In the capture phase, so
+  // neither htmx nor the browser sends a form the player did not confirm.
+  document.addEventListener("submit", function (event) {
+    const button = event.submitter;
+    const message = (button && button.dataset.confirm) || event.target.dataset.confirm;
+    if (message && !window.confirm(message)) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
   // A form stays busy until its answer comes: no second click sends it twice. Forms are known
   // by the address they post to, so one that a push redraws meanwhile is drawn busy too. The
   // end of the request is taken from the request itself: once a push has replaced the form,
@@ -155,8 +174,14 @@
   });
 
   const title = document.title;
+  // The tab tells a player in another tab that the game needs them: its title and its icon.
+  const icon = document.getElementById("favicon");
+  const plainIcon = icon ? icon.getAttribute("href") : "";
   function markTitle(attention) {
     document.title = attention ? "(!) " + title : title;
+    if (icon && icon.dataset.attention) {
+      icon.setAttribute("href", attention ? icon.dataset.attention : plainIcon);
+    }
   }
 
   // --- Countdown ------------------------------------------------------------------------

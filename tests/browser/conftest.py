@@ -15,7 +15,7 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Dialog, Page, sync_playwright
 
 from .live_server import ARTIFACTS, GameDB, LiveServer, run_live_server
 from .players import (
@@ -111,6 +111,15 @@ def new_player_page(
         page = context.new_page()
         entry = PlayerPage(name=name, page=page, context=context, phone=phone, websocket=websocket)
         page.on("pageerror", lambda error: entry.js_errors.append(str(error)))
+
+        def answer(dialog: Dialog) -> None:
+            entry.dialogs.append(dialog.message)
+            if entry.accept_dialogs:
+                dialog.accept()
+            else:
+                dialog.dismiss()
+
+        page.on("dialog", answer)
         player_pages.append(entry)
         return page
 

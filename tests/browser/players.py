@@ -38,6 +38,10 @@ class PlayerPage:
     phone: bool
     websocket: bool = True
     js_errors: list[str] = field(default_factory=list)
+    # The page's confirm() questions (data-confirm): each is recorded and accepted, unless
+    # the test sets `accept_dialogs` to False to answer "Cancel".
+    dialogs: list[str] = field(default_factory=list)
+    accept_dialogs: bool = True
 
 
 # new_player_page(name, *, phone=False, websocket=True) -> Page

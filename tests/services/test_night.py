@@ -154,6 +154,15 @@ def test_a_form_sent_with_nothing_picked_is_not_no_action(fields: dict[str, obje
     assert table_state(table.table.pk) == before
 
 
+def test_an_empty_form_from_the_drunk_does_not_offer_a_no_action_he_does_not_have() -> None:
+    """The Drunk must act (rules/000 s4): his page has no "no action" button, and the message
+    for a form sent empty says to pick, not to choose what is not there (issue 30)."""
+    table = deal_game(Ann="drunk", Ben="seer", Cat="robber", left="werewolf", middle="villager",
+                      right="troublemaker")  # fmt: skip
+    with pytest.raises(ServiceError, match="Pick your target first: your role must act tonight"):
+        move(table.seat("Ann"), "action")
+
+
 def test_the_drunk_must_act_and_roles_without_action_take_no_targets() -> None:
     cards = {
         "Ann": "drunk",

@@ -608,7 +608,8 @@ def test_the_ring_shortcut_buttons_post_a_vote() -> None:
     body = raw(ann.get(url("table", table.code)))
     me = ring.index(table.seats["Ann"].pk)
     up = ring[me - 1]
-    assert f'<button type="submit" name="target" value="{up}">Vote up:' in body
+    # One tap votes, after the page asks (issue 30: a mis-tap must not cast a final vote).
+    assert f'<button type="submit" name="target" value="{up}" data-confirm="Vote for ' in body
     ok(ann.post(move_url(table.code, "vote"), {"target": str(up)}), table)
     assert table.state().votes == {str(table.seats["Ann"].pk): up}
 

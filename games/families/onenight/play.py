@@ -243,7 +243,13 @@ def act(
         raise FamilyError("You already sent your night action; it is final.")
     named = [] if fields.get("no_action") else _named_targets(state, fields.get("targets", ()))
     if not named and not fields.get("no_action"):
-        # A form sent with nothing picked is not "no action": that is its own button.
+        # A form sent with nothing picked is not "no action": that is its own button, which a
+        # role that must act (the Drunk, rules/000 s4) does not have.
+        rule = action_rule(deal, seat.name)
+        if existing is not None and deal.cards.get(seat.name) is Role.DOPPELGANGER:
+            rule = copied_action_rule(deal.cards[existing["targets"][0]])
+        if rule.requirement is Requirement.MANDATORY:
+            raise FamilyError("Pick your target first: your role must act tonight.")
         raise FamilyError("Pick your target, or choose “no action”.")
     if deal.cards.get(seat.name) is Role.DOPPELGANGER and existing is None and named:
         # The copy comes first, on its own: checking a whole action at once would answer with
