@@ -31,6 +31,7 @@
     if (label && panel.dataset.phaseLabel) label.textContent = panel.dataset.phaseLabel;
     markTitle(panel.dataset.attention === "yes");
     holdBusy(panel);
+    showShareButtons(panel);
     syncClockFromPage();
     tick();
   }
@@ -131,6 +132,26 @@
   document.body.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail.target && event.detail.target.id === "panel") afterPanelSwap(true);
   });
+  // Copy and share buttons of the invite link (the share sheet only where the browser has one).
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest("button[data-copy], button[data-share]");
+    if (!button) return;
+    const field = document.getElementById(button.dataset.copy || button.dataset.share);
+    if (!field) return;
+    if (button.dataset.copy) {
+      field.select();
+      const done = function () { button.textContent = "Copied"; };
+      if (navigator.clipboard) navigator.clipboard.writeText(field.value).then(done, done);
+      else { document.execCommand("copy"); done(); }
+    } else if (navigator.share) {
+      navigator.share({ title: button.dataset.shareTitle || document.title, url: field.value })
+        .catch(function () {});
+    }
+  });
+  function showShareButtons(root) {
+    if (!navigator.share) return;
+    root.querySelectorAll("button[data-share]").forEach(function (b) { b.hidden = false; });
+  }
   // A form or button marked data-confirm asks first (ending the day, removing a player,
   // cancelling the game, a one-tap vote): a mis-tap changes nothing. In the capture phase, so
   // neither htmx nor the browser sends a form the player did not confirm.

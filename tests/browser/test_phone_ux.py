@@ -14,9 +14,12 @@ from .players import (
     QUIET_DECK,
     NewPlayerPage,
     PlayerPage,
+    create_table,
     fill_deck,
     in_phase,
+    join_table,
     save_deck,
+    save_settings,
     seat_table,
 )
 
@@ -111,3 +114,28 @@ def test_the_favicon_answers(live_server: LiveServer) -> None:
         assert answer.status == 200
         assert answer.headers["Content-Type"].startswith("image/svg")
         assert b"<svg" in answer.read()
+
+
+def test_the_lobby_shows_the_invite_link_as_a_qr_code_that_reads_back(
+    live_server: LiveServer, new_player_page: NewPlayerPage
+) -> None:
+    """A table of phones: the host's lobby shows a QR code; read back from a screenshot, it is
+    the invite link, and a phone that opens it can take a seat. The link copies with a tap."""
+    import io
+
+    import zxingcpp
+    from PIL import Image
+
+    ann = new_player_page("Ann")
+    code = create_table(live_server.url, ann, "Ann")
+    save_settings(ann, rules_phrase="no")
+    link = ann.get_by_label("Invite link", exact=True).input_value()
+    assert link == f"{live_server.url}/g/{code}/join"
+    shot = ann.locator("figure.qr svg").screenshot()
+    [found] = zxingcpp.read_barcodes(Image.open(io.BytesIO(shot)))
+    assert found.text == link
+    ben = new_player_page("Ben", phone=True)
+    join_table(live_server.url, code, ben, "Ben")  # the page the code leads to seats him
+    copy = ann.get_by_role("button", name="Copy the link")
+    copy.click()
+    expect(ann.get_by_role("button", name="Copied")).to_be_visible()
