@@ -874,7 +874,7 @@ def assert_escaped(
 ) -> None:
     """No payload comes back as markup. `own_tags`: the page is one of the app's (not the
     admin's, which has scripts and SVG icons of its own), so it has no <img>, <svg> or inline
-    script at all, and only its two static scripts."""
+    script at all, only its two static scripts and, in the lobby, the invite's QR code."""
     for marker in RAW_MARKERS:
         assert marker not in body, f"raw {marker!r} in {where}"
     for raw in ("<script", "<img", "<svg", "onerror=1>", "<b>bold") if own_tags else ():
@@ -882,6 +882,9 @@ def assert_escaped(
         if raw == "<script":
             # The page's own two script tags (htmx and table.js) are the only ones.
             allowed = len(re.findall(r'<script src="/static/[^"]+" defer></script>', body))
+        elif raw == "<svg":
+            # The lobby's QR code of the invite link (games/tables/templatetags/invite.py).
+            allowed = len(re.findall(r'<svg width="\d+" height="\d+" class="segno">', body))
         assert body.count(raw) == allowed, f"raw {raw!r} in {where}"
     if expect_escaped:
         assert "&lt;" in body, f"no escaped payload in {where}"
