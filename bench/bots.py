@@ -168,6 +168,28 @@ async def open_socket(url: str, origin: str, cookie: str = "") -> ClientConnecti
     )
 
 
+def htmx_headers(http: httpx.AsyncClient, origin: str) -> dict[str, str]:
+    """A form POST's headers as htmx sends them (templates/base.html, static/js/table.js)."""
+    return {
+        "Origin": origin,
+        "HX-Request": "true",
+        "X-CSRFToken": http.cookies.get("csrftoken") or "",
+    }
+
+
+async def open_table_socket(
+    step: Step, http: httpx.AsyncClient, url: str, code: str, version: int
+) -> ClientConnection:
+    """A table page's socket as static/js/table.js opens it, with the page's cookies; a
+    failure is recorded and aborts the bot."""
+    cookies = "; ".join(f"{c.name}={c.value}" for c in http.cookies.jar)
+    try:
+        return await open_socket(f"{url}/ws/table/{code}/?version={version}&after=0", url, cookies)
+    except Exception as error:
+        step.error(f"socket connect: {type(error).__name__}", repr(error))
+        raise BotAborted("connect") from error
+
+
 async def timed(step: Step, kind: str, call: Any) -> httpx.Response | None:
     """Await an HTTP call, its latency recorded as `kind`; a failure is an error."""
     started = step.now()
@@ -226,13 +248,7 @@ class Bot:
         data: dict[str, Any] | None = None,
         expect: int = 200,
     ) -> httpx.Response:
-        headers = {}
-        if method == "POST":  # as htmx sends it (templates/base.html, static/js/table.js)
-            headers = {
-                "Origin": self.url,
-                "HX-Request": "true",
-                "X-CSRFToken": self.http.cookies.get("csrftoken") or "",
-            }
+        headers = htmx_headers(self.http, self.url) if method == "POST" else {}
         call = self.http.request(method, path, data=data, headers=headers)
         response = await timed(self.step, kind, call)
         if response is None:
@@ -288,15 +304,8 @@ class Bot:
     # --- The socket ----------------------------------------------------------------------------
 
     async def connect(self) -> None:
-        code, cookies = self.game.code, self.http.cookies.jar
-        url = f"{self.url}/ws/table/{code}/?version={self.version}&after=0"
-        try:
-            self.ws = await open_socket(
-                url, self.url, "; ".join(f"{c.name}={c.value}" for c in cookies)
-            )
-        except Exception as error:
-            self.step.error(f"socket connect: {type(error).__name__}", repr(error))
-            raise BotAborted("connect") from error
+        code = self.game.code
+        self.ws = await open_table_socket(self.step, self.http, self.url, code, self.version)
         self.reader = asyncio.create_task(self._read())
         try:
             await asyncio.wait_for(self.hello.wait(), self.step.cfg.phase_timeout)

@@ -42,7 +42,16 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.bots import NAMES, BotAborted, Step, new_client, open_socket, run_all, timed  # noqa: E402
+from bench.bots import (  # noqa: E402
+    NAMES,
+    BotAborted,
+    Step,
+    htmx_headers,
+    new_client,
+    open_table_socket,
+    run_all,
+    timed,
+)
 from bench.load import machine, median_rss  # noqa: E402
 from bench.server import Database, Servers, answers  # noqa: E402
 from bench.stats import CpuWindow, Sampler, summarize  # noqa: E402
@@ -117,8 +126,7 @@ class Page:
         self.expect_push_from: float | None = None  # phase-change timing of part 1
 
     async def post(self, kind: str, path: str, data: dict[str, Any], expect: int = 200) -> Any:
-        headers = {"Origin": self.url, "HX-Request": "true",
-                   "X-CSRFToken": self.http.cookies.get("csrftoken") or ""}  # fmt: skip
+        headers = htmx_headers(self.http, self.url)
         self.table.last_post = self.step.now()
         answer = await timed(self.step, kind, self.http.post(path, data=data, headers=headers))
         if answer is None:
@@ -149,7 +157,7 @@ class Page:
         self.table.moved = now
         self.changed.set()
 
-    async def lobby(self, gate: asyncio.Semaphore, pace: dict[str, str]) -> None:
+    async def lobby(self, gate: asyncio.Semaphore) -> None:
         table = self.table
         async with gate:
             if self.seat == 0:
@@ -179,13 +187,8 @@ class Page:
         await self.post("start", f"/g/{self.table.code}/start", {})
 
     async def connect(self) -> None:
-        cookies = "; ".join(f"{c.name}={c.value}" for c in self.http.cookies.jar)
-        url = f"{self.url}/ws/table/{self.table.code}/?version={self.version}&after=0"
-        try:
-            self.ws = await open_socket(url, self.url, cookies)
-        except Exception as error:
-            self.step.error(f"socket connect: {type(error).__name__}", repr(error))
-            raise BotAborted("connect") from error
+        code = self.table.code
+        self.ws = await open_table_socket(self.step, self.http, self.url, code, self.version)
         self.reader = asyncio.create_task(self._read())
         await asyncio.wait_for(self.hello.wait(), self.step.cfg.phase_timeout)
 
@@ -289,8 +292,8 @@ async def seat_tables(
     gate = asyncio.Semaphore(16)
     timeout = step.cfg.ramp + step.cfg.phase_timeout + 0.1 * len(pages)
     hosts = [t.pages[0] for t in tables]
-    await run_all([p.lobby(gate, pace) for p in hosts], timeout, step, "create")
-    await run_all([p.lobby(gate, pace) for p in pages if p.seat], timeout, step, "join")
+    await run_all([p.lobby(gate) for p in hosts], timeout, step, "create")
+    await run_all([p.lobby(gate) for p in pages if p.seat], timeout, step, "join")
     t0 = step.now()
 
     async def start(host: Page) -> None:

@@ -34,13 +34,22 @@ PACK_SECRET = "Cat tonight, the quiet one"
 GRAVE_LINE = "I was only a villager, you know"
 
 
-def _open_forum_game(url: str, pages: dict[str, Page], live_server: LiveServer) -> str:
+def _seat_players(
+    url: str,
+    pages: dict[str, Page],
+    live_server: LiveServer,
+    game: str,
+    roles_: dict[str, int],
+    **pace: str,
+) -> str:
     host = pages["Ann"]
     with live_server.deals_in_order():
-        code = create_table(url, host, "Ann", game="werewolf:forum")
-        for name in FORUM_PLAYERS[1:]:
+        code = create_table(url, host, "Ann", game=game)
+        for name in list(pages)[1:]:
             join_table(url, code, pages[name], name)
-        set_roles(host, {"protector": 1, "seer": 1, "villager": 3, "werewolf": 2})
+        set_roles(host, roles_)
+        if pace:
+            set_pace(host, **pace)
         host.get_by_role("button", name="Deal and start the game").click()
         for page in pages.values():
             phase(page, "Night 1")
@@ -56,7 +65,10 @@ def test_a_forum_game_from_the_deal_to_the_villages_win(
     and the village wins on day 3 with every role and ruling shown."""
     url = live_server.url
     pages = {name: new_player_page(name, phone=name == "Cat") for name in FORUM_PLAYERS}
-    code = _open_forum_game(url, pages, live_server)
+    code = _seat_players(
+        url, pages, live_server, "werewolf:forum",
+        {"protector": 1, "seer": 1, "villager": 3, "werewolf": 2},
+    )  # fmt: skip
     assert roles(game_db, code) == {
         "Ann": "protector",
         "Ben": "seer",
@@ -162,28 +174,6 @@ def test_a_forum_game_from_the_deal_to_the_villages_win(
     expect(reveal).to_contain_text("Fay: kill Cat")  # every night's choices
     # After the end everything may be known; before it, the pack's words never left the pack.
     assert game_db.chat_texts(code, PACK_SECRET) == [PACK_SECRET]
-
-
-def _seat_players(
-    url: str,
-    pages: dict[str, Page],
-    live_server: LiveServer,
-    game: str,
-    roles_: dict[str, int],
-    **pace: str,
-) -> str:
-    host = pages["Ann"]
-    with live_server.deals_in_order():
-        code = create_table(url, host, "Ann", game=game)
-        for name in list(pages)[1:]:
-            join_table(url, code, pages[name], name)
-        set_roles(host, roles_)
-        if pace:
-            set_pace(host, **pace)
-        host.get_by_role("button", name="Deal and start the game").click()
-        for page in pages.values():
-            phase(page, "Night 1")
-    return code
 
 
 SIX = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")

@@ -37,6 +37,10 @@ def set_pace(host: Page, **fields: str) -> None:
             field.fill(value)
     form.get_by_role("button", name="Save the pace").click()
     expect(panel).not_to_have_attribute("data-version", version or "")
+    # Another push may come first: wait for the saved values, as the server drew them.
+    saved = host.locator("form:has(button:text('Save the pace'))")
+    for name, value in fields.items():
+        expect(saved.locator(f"[name={name}]")).to_have_value(value)
 
 
 def game(db: GameDB, code: str) -> Game:
@@ -98,10 +102,8 @@ def ready(page: Page) -> None:
 def choose(page: Page, label: str, name: str, button: str) -> None:
     """Pick `name` in the select labelled `label` and press `button`; wait until the form has
     gone (the game moved on) or been answered."""
-    version = page.locator("#panel").get_attribute("data-version")
     page.get_by_label(label, exact=True).select_option(label=name)
-    page.get_by_role("button", name=button, exact=True).click()
-    expect(page.locator("#panel")).not_to_have_attribute("data-version", version or "")
+    press(page, button)
 
 
 def press(page: Page, button: str) -> None:
