@@ -174,3 +174,28 @@ def test_an_unknown_ruleset_has_no_role_cards() -> None:
     response = new_client().get("/werewolf/chess/roles")
     assert response.status_code == 404
     assert "There is no Werewolf game by that name." in response.content.decode()
+
+
+
+def test_a_form_posted_after_its_player_died_is_refused_as_the_game_moving_on() -> None:
+    """A page drawn while its player lived posts after the death (here Fate's smite, rules/003):
+    409 with a clear message and nothing changed; the race a player meets, not a seat without
+    rights (the load benchmark met it as a 403)."""
+    table, seats = open_table("oxford")
+    services.table_start(host=seats["Ann"])
+    for _ in range(10):
+        table.refresh_from_db()
+        if game_of(table.state).state.phase.kind == "day":
+            break
+        services.table_move_on(table=table)
+    victim = next(n for n in game_of(table.state).state.alive if n != "Ann")
+    services.seat_move(seat=seats["Ann"], kind="smite", fields={"target": [str(seats[victim].id)]})
+    client = new_client()
+    client.get(reverse("rejoin", args=[table.code, seats[victim].token]))
+    before = Table.objects.get(pk=table.pk).version
+    response = client.post(
+        reverse("move", args=[table.code, "ready"]), {"ready": ["yes"]}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 409
+    assert "You have died" in html.unescape(response.content.decode())
+    assert Table.objects.get(pk=table.pk).version == before

@@ -380,7 +380,8 @@ def move(
     if handler is None:
         raise NotNow("That can't be done in this game.")
     if player not in before.state.alive and kind != "decide":
-        raise NotAllowed("The dead take no part in the game.")
+        # Not a 403: the seat is a player whose page was drawn before it died (the game moved on).
+        raise NotNow("You have died: the game goes on without you.")
     raw, game = handler(raw, before, player, fields)
     raw, game = _advance_if_all_done(raw, game)
     change = _change(table, raw, before, game, now)
