@@ -176,7 +176,6 @@ def test_an_unknown_ruleset_has_no_role_cards() -> None:
     assert "There is no Werewolf game by that name." in response.content.decode()
 
 
-
 def test_a_form_posted_after_its_player_died_is_refused_as_the_game_moving_on() -> None:
     """A page drawn while its player lived posts after the death (here Fate's smite, rules/003):
     409 with a clear message and nothing changed; the race a player meets, not a seat without
