@@ -75,6 +75,8 @@ INSTALLED_APPS = [
     # The game families: each registers itself with the table core when Django starts.
     "games.families.onenight",
     "games.families.werewolf",
+    # The Discord bot of rules/000 (an edge, like the pages): python manage.py run_discord_bot.
+    "games.chatbot",
 ]
 
 MIDDLEWARE = [
@@ -263,3 +265,7 @@ GAMES_PER_MINUTE = int(os.environ.get("ONENIGHT_GAMES_PER_MINUTE", "5"))
 # larger group from one address waits a minute for the rest.
 JOINS_PER_MINUTE = int(os.environ.get("ONENIGHT_JOINS_PER_MINUTE", "6"))
 TABLE_JOINS_PER_MINUTE = int(os.environ.get("ONENIGHT_TABLE_JOINS_PER_MINUTE", "16"))
+# The Discord bot's name as players find it (issue 29, README "Discord"): when set, a One Night
+# seat's page shows the `!link` command that plays it from Discord. The bot itself runs apart:
+# python manage.py run_discord_bot, with DISCORD_TOKEN.
+DISCORD_BOT_NAME = os.environ.get("ONENIGHT_DISCORD_BOT_NAME", "").strip()

@@ -167,6 +167,9 @@ class ChatLine(models.Model):
     note = models.BooleanField(default=False)
     text = models.TextField(max_length=500)
     sent_at = models.DateTimeField(auto_now_add=True)
+    # Where the line was written when not on a page (a chat service such as "discord"): a relay
+    # does not echo a line back to where it came from.
+    via = models.CharField(max_length=16, blank=True, default="")
 
     class Meta:
         ordering = ["id"]

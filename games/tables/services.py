@@ -567,12 +567,18 @@ def clean_chat_text(text: object) -> str:
 
 @transaction.atomic
 def chat_post(
-    *, seat: Seat, text: object, channel: str = "public", now: datetime | None = None
+    *,
+    seat: Seat,
+    text: object,
+    channel: str = "public",
+    via: str = "",
+    now: datetime | None = None,
 ) -> ChatLine:
     """Store a chat line and deliver it after commit to every page that may read its channel.
 
     Refused (nothing stored) when the game closes the channel to this seat now, when the seat
-    sends too fast, and when the game's rules refuse the line (rules/000 s5c: no quoting)."""
+    sends too fast, and when the game's rules refuse the line (rules/000 s5c: no quoting).
+    `via` names the chat service the line was written on, if not a page (games/chatbot)."""
     clean = clean_chat_text(text)
     held = _at_table(seat.table_id, seat.pk)
     table, current = held.table, held.seat
@@ -595,7 +601,7 @@ def chat_post(
     if problem:
         raise ServiceError(problem)
     line = ChatLine.objects.create(
-        table=table, channel=channel, seat=current, author=current.name, text=clean
+        table=table, channel=channel, seat=current, author=current.name, text=clean, via=via
     )
     push.chat_line_on_commit(table, line)
     return line

@@ -1,0 +1,429 @@
+"""The bot's commands, independent of any chat service (issue 29, rules/000 sections 3b-3d).
+
+`handle` takes who wrote, what, and where (a private message or a channel), calls the same table
+services as the web pages, and returns a `Reply`: what to say privately, what to say in the
+channel, and whether to delete the message (a `!target` or `!vote` written in public would give
+the player away). A chat service's adapter (discord_bot.py) only turns its events into these
+calls and the replies into its messages. Refusals carry the services' own messages, so a player
+on Discord and one on the web hear the same reason.
+
+Plain text in a game's channel is that game's chat: `handle` posts it as the player's line, with
+the web chat's rules (closed at night and during the vote, no quoting: rules/000 s5b, s5c).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from games.families.onenight.engine import CENTRE_POSITIONS, Ruleset
+from games.families.onenight.panels import view_of
+from games.tables import services
+from games.tables.family import family_named
+from games.tables.models import Seat, Stage, Table
+from games.tables.reads import seat_info, table_info
+
+from .letters import report_letter, role_letter
+from .linking import seat_for_code
+from .models import ChatAccount, GameChannel, SeatLink
+
+FAMILY = "onenight"  # rules/000's bot plays One Night
+PREFIX = "!"
+CODE = re.compile(r"^[A-Za-z0-9]{4,16}$")
+MENTION = re.compile(r"^<@!?(\d+)>$")
+
+HELP = "\n".join(
+    (
+        "**One Night, by private message** (rules/000). Game ids are the codes the pages show.",
+        "`!new` (or `!new official`) opens a game with you as its host; the channel becomes its"
+        " chat.",
+        "`!join <game id>` sits you down (add the rules phrase if the game asks for it).",
+        "`!start <game id>` deals the cards (the host). `!here <game id>` makes this channel the"
+        " game's chat (the host).",
+        "`!link <game id> <code>` plays your web seat from here: the code is on your game page.",
+        "`!games` lists your games. `!role <game id>` sends your role message again.",
+        "`!target <game id> <targets>` sends your night action, to me privately;"
+        " `!target <game id>` alone is no action.",
+        "`!ready <game id>` says you are ready to vote (`!ready <game id> no` takes it back)."
+        " `!endday <game id>` ends the day (the host).",
+        "`!vote <game id> <player>` casts your secret vote, to me privately.",
+        "With one game on the go you may leave out its id.",
+    )
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Sender:
+    """Who wrote: their chat service, its id for them, and the name they show."""
+
+    service: str
+    user_id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What to answer: `private` to the sender alone, `public` in the channel written in, and
+    `delete` the sender's message (it was in public and must not stay there)."""
+
+    private: tuple[str, ...] = ()
+    public: tuple[str, ...] = ()
+    delete: bool = False
+
+
+class Refused(Exception):
+    """A command that cannot be carried out; the message goes to the sender privately."""
+
+
+def _say(text: str, *, private: bool) -> Reply:
+    return Reply(private=(text,)) if private else Reply(public=(text,))
+
+
+def handle(sender: Sender, text: str, *, channel_id: str | None) -> Reply | None:
+    """Answer one message. `channel_id` None is a private message to the bot. None back: the
+    message was neither a command nor a game's chat, and the bot stays quiet."""
+    text = (text or "").strip()
+    private = channel_id is None
+    if not text.startswith(PREFIX):
+        return None if private else _chat(sender, text, channel_id)
+    word, _, rest = text[len(PREFIX) :].partition(" ")
+    command = COMMANDS.get(word.lower())
+    if command is None:
+        return None  # another bot's command, or a typo of someone else's: not ours to answer
+    function, secret = command
+    if secret and not private:
+        return Reply(
+            private=(
+                f"Send `!{word.lower()}` to me in a private message: written in the channel it"
+                " would give you away. I deleted it and did nothing with it.",
+            ),
+            delete=True,
+        )
+    account = _account(sender)
+    try:
+        return function(account, rest.strip(), channel_id)
+    except Refused as error:
+        return Reply(private=(str(error),))
+    except services.ServiceError as error:
+        return Reply(private=(str(error),))
+
+
+# --- Helpers -------------------------------------------------------------------------------------
+
+
+def _account(sender: Sender) -> ChatAccount:
+    account, created = ChatAccount.objects.get_or_create(
+        service=sender.service, user_id=sender.user_id, defaults={"name": sender.name[:64]}
+    )
+    if not created and sender.name and account.name != sender.name[:64]:
+        account.name = sender.name[:64]
+        account.save(update_fields=["name"])
+    return account
+
+
+def _my_seats(account: ChatAccount, *stages: str) -> list[Seat]:
+    links = SeatLink.objects.filter(account=account, seat__table__family=FAMILY)
+    if stages:
+        links = links.filter(seat__table__stage__in=stages)
+    return [link.seat for link in links.select_related("seat__table").order_by("-seat__table_id")]
+
+
+def _game(account: ChatAccount, rest: str) -> tuple[Table, Seat | None, str]:
+    """The game a command names by its id (first word of `rest`), or the sender's only game on
+    the go when the id is left out; the sender's seat there; the rest of the command."""
+    first, _, after = rest.partition(" ")
+    if first and CODE.match(first):
+        table = Table.objects.filter(code=first.upper()).first()
+        if table is not None:
+            if table.family != FAMILY:
+                raise Refused(f"Game {table.code} is not One Night: play it on its web page.")
+            seat = next((s for s in _my_seats(account) if s.table_id == table.pk), None)
+            return table, seat, after.strip()
+    mine = _my_seats(account, Stage.LOBBY, Stage.PLAYING)
+    if len(mine) == 1:
+        return mine[0].table, mine[0], rest
+    if not mine and first and CODE.match(first):
+        raise Refused(f"There is no game {first}. `!games` lists yours.")
+    if not mine:
+        raise Refused("Name the game: `!<command> <game id> ...`. `!games` lists yours.")
+    codes = ", ".join(s.table.code for s in mine)
+    raise Refused(f"You are in several games ({codes}): put the game id after the command.")
+
+
+def _seated(account: ChatAccount, rest: str) -> tuple[Table, Seat, str]:
+    table, seat, rest = _game(account, rest)
+    if seat is None:
+        raise Refused(
+            f"You are not playing in game {table.code}. `!join {table.code}` sits you down in"
+            " its lobby; `!link` plays a seat you took on the web."
+        )
+    return table, seat, rest
+
+
+def _link(account: ChatAccount, seat: Seat) -> None:
+    SeatLink.objects.update_or_create(seat=seat, defaults={"account": account, "told": []})
+
+
+def _targets(table: Table, rest: str) -> list[str]:
+    """The targets as the web form posts them (seat ids, centre positions) from what the player
+    typed: names (any case, with or without @), Discord mentions of linked players, and left,
+    middle, right. Names with spaces are read whole: the longest name that fits wins."""
+    seats = list(table.seats.all())
+    by_name = {s.name.lower(): str(s.pk) for s in seats}
+    by_name.update({p: p for p in CENTRE_POSITIONS})
+    linked = {
+        link.account.user_id: str(link.seat_id)
+        for link in SeatLink.objects.filter(seat__table=table).select_related("account")
+    }
+    words = [w for w in re.split(r"[\s,]+", rest.replace(" and ", " ")) if w]
+    values: list[str] = []
+    i = 0
+    while i < len(words):
+        mention = MENTION.match(words[i])
+        if mention:
+            if mention.group(1) not in linked:
+                raise Refused(f"{words[i]} is not playing in game {table.code}.")
+            values.append(linked[mention.group(1)])
+            i += 1
+            continue
+        for length in range(len(words) - i, 0, -1):
+            candidate = " ".join(words[i : i + length]).lstrip("@").lower()
+            if candidate in by_name:
+                values.append(by_name[candidate])
+                i += length
+                break
+        else:
+            players = ", ".join(s.name for s in seats)
+            raise Refused(
+                f"Nobody is called “{words[i].lstrip('@')}” in game {table.code}. The players are"
+                f" {players}; the centre cards are left, middle and right."
+            )
+    return values
+
+
+# --- Commands ------------------------------------------------------------------------------------
+
+
+def _help(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
+    return _say(HELP, private=channel_id is None)
+
+
+def _games(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
+    lines = []
+    for seat in _my_seats(account, Stage.LOBBY, Stage.PLAYING):
+        table = seat.table
+        lines.append(f"- {table.code}: {table.phase_label.lower()}, you play as {seat.name}")
+    if channel_id is not None:
+        here = GameChannel.objects.filter(channel_id=channel_id, table__stage=Stage.LOBBY)
+        for game in here.select_related("table"):
+            lines.append(f"- {game.table.code}: a lobby in this channel, `!join {game.table.code}`")
+    if not lines:
+        lines = ["You are in no game. `!new` opens one; `!join <game id>` sits you down."]
+    return Reply(private=("Your games:\n" + "\n".join(lines),))
+
+
+def _channel_for(table: Table, account: ChatAccount, channel_id: str) -> None:
+    GameChannel.objects.update_or_create(
+        table=table,
+        defaults={"service": account.service, "channel_id": channel_id},
+    )
+
+
+@transaction.atomic
+def _new(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
+    wanted = rest.lower() or Ruleset.HOUSE.value
+    if wanted not in (Ruleset.HOUSE.value, Ruleset.OFFICIAL.value):
+        raise Refused("`!new` opens a house-rules game; `!new official` one on the official rules.")
+    seat = services.table_create(family=FAMILY, ruleset=wanted, host_name=account.name or "Host")
+    table = seat.table
+    _link(account, seat)
+    if channel_id is not None:
+        _channel_for(table, account, channel_id)
+    low, high = family_named(FAMILY).seat_limits(wanted)
+    text = (
+        f"{seat.name} opened One Night game **{table.code}** "
+        f"({family_named(FAMILY).rulesets[wanted]}). Join with `!join {table.code}`; "
+        f"{seat.name} deals with `!start {table.code}` once {low} to {high} players sit."
+    )
+    return _say(text, private=channel_id is None)
+
+
+def _join(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
+    first, _, phrase = rest.partition(" ")
+    table = Table.objects.filter(code=first.upper()).first() if first else None
+    if table is None:
+        raise Refused("Which game? `!join <game id>`: the id is on its page or in `!new`'s answer.")
+    if table.family != FAMILY:
+        raise Refused(f"Game {table.code} is not One Night: play it on its web page.")
+    if any(s.table_id == table.pk for s in _my_seats(account)):
+        raise Refused(f"You already have a seat in game {table.code}.")
+    with transaction.atomic():
+        seat = services.seat_join(table=table, name=account.name or "Player", phrase=phrase)
+        _link(account, seat)
+    count = table.seats.count()
+    return _say(
+        f"{seat.name} sat down in game {table.code} ({count} players).",
+        private=channel_id is None,
+    )
+
+
+def _start(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
+    table, seat, _ = _seated(account, rest)
+    services.table_start(host=seat)
+    return _say(
+        f"Game {table.code} has begun: your role and your night's instructions are in your"
+        " private messages.",
+        private=channel_id is None,
+    )
+
+
+def _here(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
+    if channel_id is None:
+        raise Refused("Send `!here <game id>` in the channel that should carry the game's chat.")
+    table, seat, _ = _seated(account, rest)
+    if not seat.is_host:
+        raise Refused("Only the host can choose the game's channel.")
+    if table.ended:
+        raise Refused(f"Game {table.code} is over.")
+    _channel_for(table, account, channel_id)
+    return Reply(public=(f"This channel now carries game {table.code}'s chat.",))
+
+
+def _link_seat(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
+    first, _, code = rest.partition(" ")
+    table = Table.objects.filter(code=first.upper()).first() if first else None
+    if table is None or table.family != FAMILY or not code.strip():
+        raise Refused("Send the whole command your game page shows: `!link <game id> <code>`.")
+    if table.ended:
+        raise Refused(f"Game {table.code} is over.")
+    seat = seat_for_code(list(table.seats.all()), code)
+    if seat is None:
+        raise Refused(f"That code is not one of game {table.code}'s. Copy it from your game page.")
+    mine = next((s for s in _my_seats(account) if s.table_id == table.pk), None)
+    if mine is not None and mine.pk != seat.pk:
+        raise Refused(f"You already play {mine.name} in game {table.code}.")
+    existing = SeatLink.objects.filter(seat=seat).select_related("account").first()
+    if existing is not None and existing.account_id != account.pk:
+        raise Refused(f"{seat.name}'s seat is already played from another account.")
+    if existing is None:
+        _link(account, seat)
+    return Reply(
+        private=(
+            f"You play {seat.name} in game {table.code} from here now: I will send you what the"
+            " moderator tells you. Your web page keeps working too.",
+        )
+    )
+
+
+def _role(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
+    table, seat, _ = _seated(account, rest)
+    view = view_of(table_info(table), seat_info(seat))
+    if view.role is None or view.phase == "cancelled":
+        raise Refused(f"Game {table.code} has no cards dealt to you.")
+    texts = [role_letter(view, table.code)]
+    if view.night_report:
+        texts.append(report_letter(view, table.code))
+    return Reply(private=tuple(texts))
+
+
+def _move(seat: Seat, kind: str, fields: dict[str, list[str]]) -> None:
+    services.seat_move(seat=seat, kind=kind, fields=fields)
+
+
+def _target(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
+    table, seat, rest = _seated(account, rest)
+    if table.stage != Stage.PLAYING or table.phase != "night":
+        raise Refused(f"Game {table.code} is not in its night: night actions are closed.")
+    view = view_of(table_info(table), seat_info(seat))
+    form = view.action_form
+    if form is None:
+        raise Refused("You already sent your night action; it is final.")
+    values = _targets(table, rest)
+    if not values:
+        _move(seat, "action", {"no_action": ["1"]})
+        done = "You copied nobody." if form.kind == "copy" else "Your action is in: no action."
+    elif form.kind == "copy":
+        _move(seat, "copy", {"targets": values})
+        done = "Your choice is in. I will send you what you became."
+    else:
+        _move(seat, "action", {"targets": values})
+        done = "Your action is in."
+    return Reply(
+        private=(f"Game {table.code}: {done} The night ends when everyone has sent theirs.",)
+    )
+
+
+def _ready(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
+    table, seat, rest = _seated(account, rest)
+    wants = "no" if rest.strip().lower() in ("no", "not") else "yes"
+    _move(seat, "ready", {"ready": [wants]})
+    text = (
+        f"{seat.name} is ready to vote in game {table.code}."
+        if wants == "yes"
+        else f"{seat.name} is not ready to vote after all."
+    )
+    return _say(text, private=channel_id is None)
+
+
+def _end_day(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
+    table, seat, _ = _seated(account, rest)
+    _move(seat, "end_day", {})
+    return _say(
+        f"The host ended the day of game {table.code}: time to vote.", private=channel_id is None
+    )
+
+
+def _vote(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
+    table, seat, rest = _seated(account, rest)
+    values = _targets(table, rest)
+    if len(values) != 1 or not values[0].isdigit():
+        raise Refused(f"Vote for one player: `!vote {table.code} <player>`.")
+    _move(seat, "vote", {"target": values})
+    name = Seat.objects.get(pk=int(values[0])).name
+    return Reply(private=(f"Game {table.code}: your vote for {name} is in. Votes are final.",))
+
+
+def _chat(sender: Sender, text: str, channel_id: str) -> Reply | None:
+    """A line in a game's channel, from one of its players: the game's chat, as on the web."""
+    game = GameChannel.objects.filter(service=sender.service, channel_id=channel_id)
+    game = game.select_related("table").first()
+    if game is None or game.table.ended:
+        return None
+    link = (
+        SeatLink.objects.filter(
+            seat__table=game.table, account__service=sender.service, account__user_id=sender.user_id
+        )
+        .select_related("seat")
+        .first()
+    )
+    if link is None:
+        return None  # not a player of this game: the bot leaves the channel's talk alone
+    try:
+        services.chat_post(seat=link.seat, text=text, via=sender.service)
+    except services.ServiceError as error:
+        return Reply(
+            private=(f"I removed your message from game {game.table.code}'s chat: {error}",),
+            delete=True,
+        )
+    return None
+
+
+Command = Callable[[ChatAccount, str, str | None], Reply]
+# name -> (function, secret: must come by private message)
+COMMANDS: dict[str, tuple[Command, bool]] = {
+    "help": (_help, False),
+    "games": (_games, False),
+    "new": (_new, False),
+    "join": (_join, False),
+    "start": (_start, False),
+    "here": (_here, False),
+    "link": (_link_seat, True),
+    "role": (_role, False),
+    "target": (_target, True),
+    "ready": (_ready, False),
+    "endday": (_end_day, False),
+    "vote": (_vote, True),
+}

@@ -1,0 +1,29 @@
+"""python manage.py run_discord_bot: play One Night from Discord (issue 29; README, "Discord")."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+from django.core.management.base import BaseCommand, CommandError
+
+
+class Command(BaseCommand):
+    help = "Run the Discord bot of rules/000. The bot's token comes from DISCORD_TOKEN."
+
+    def add_arguments(self, parser):  # type: ignore[no-untyped-def]
+        parser.add_argument(
+            "--poll", type=float, default=2.0, help="seconds between two looks at the database"
+        )
+
+    def handle(self, *args: object, **options: object) -> None:
+        token = os.environ.get("DISCORD_TOKEN", "").strip()
+        if not token:
+            raise CommandError(
+                "Set DISCORD_TOKEN to the bot's token (Discord developer portal, Bot page);"
+                " the README's 'Discord' section says how to make the bot."
+            )
+        from games.chatbot.discord_bot import WerewolfBot
+
+        bot = WerewolfBot(poll_seconds=float(options["poll"]))  # type: ignore[arg-type]
+        bot.run(token, log_level=logging.INFO)
