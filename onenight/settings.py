@@ -77,6 +77,8 @@ INSTALLED_APPS = [
     "games.families.werewolf",
     # The Discord bot of rules/000 (an edge, like the pages): python manage.py run_discord_bot.
     "games.chatbot",
+    # Table mode: the moderator's assistant for games played in person.
+    "games.tablemode",
 ]
 
 MIDDLEWARE = [

@@ -11,4 +11,5 @@ urlpatterns = [
     path("favicon.ico", favicon),
     path("", include("games.tables.urls")),
     path("werewolf/", include("games.families.werewolf.urls")),
+    path("at-the-table/", include("games.tablemode.urls")),
 ]

@@ -1,0 +1,190 @@
+"""Table mode for One Night (issue 28): the narrator's script for a deck, and the reveal sheet.
+
+At a table the cards are real and nobody sits out: the app calls each wake step aloud, as the
+companion app rules/002 s3 recommends, and afterwards counts the votes from what the host types
+in. Pure: no Django, typed values in and out.
+
+The wake order is rules/002 s5 for the official rules: the Doppelganger (doing a copied seer's,
+robber's, troublemaker's or drunk's action at once), the Doppelganger-minion's look at the
+werewolves, the werewolves, the minion, the masons, the seer, the robber, the troublemaker, the
+drunk, the insomniac and the Doppelganger-insomniac. For the house rules it is rules/000 s8,
+where step 0 (werewolves, minion, masons) comes with the role message online; at a table they
+wake for it, first, in that order (docs/rules.md 7.2).
+
+Every role of the deck is called, whether its card was dealt or lies in the centre: the
+narrator does not know, and calling only the dealt roles would tell the table which are in the
+centre (rules/002 s3: the players keep their eyes closed unless told otherwise).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .engine import Deal, NightResult, Role, Ruleset, decide_outcome, tally_votes
+from .engine.errors import RuleError
+from .engine.roles import role_limits
+
+# Seconds a role gets, awake, by default; the host can change each one.
+DEFAULT_PAUSE = 10
+PAUSES: dict[str, int] = {
+    "doppelganger": 12,
+    "werewolves": 10,
+    "minion": 8,
+    "masons": 8,
+    "seer": 12,
+    "robber": 10,
+    "troublemaker": 10,
+    "drunk": 8,
+    "insomniac": 8,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One step of the night as the narrator says it: `wake` when the step starts, a pause of
+    `seconds` while the role acts, then `sleep`. `key` names the step (for its pause setting);
+    `role` is the card it calls; `section` the rule it follows."""
+
+    key: str
+    role: Role | None
+    wake: str
+    sleep: str
+    seconds: int
+    section: str
+
+
+OPENING = "Everyone, close your eyes."
+CLOSING = "Wake up, everyone! It is day: talk it over, then vote."
+
+
+def pause_of(key: str, pauses: Mapping[str, int]) -> int:
+    return int(pauses.get(key, PAUSES.get(key, DEFAULT_PAUSE)))
+
+
+def narration(
+    ruleset: Ruleset, deck: Sequence[Role], pauses: Mapping[str, int] | None = None
+) -> tuple[Call, ...]:
+    """The wake steps for this deck, in the ruleset's order, with their pauses."""
+    pauses = pauses or {}
+    cards = set(deck)
+    official = ruleset is Ruleset.OFFICIAL
+    order = "002 s5" if official else "000 s8"
+    calls: list[Call] = []
+
+    def add(key: str, role: Role, wake: str, sleep: str) -> None:
+        calls.append(Call(key, role, wake, sleep, pause_of(key, pauses), order))
+
+    if official and Role.DOPPELGANGER in cards:
+        add(
+            "doppelganger",
+            Role.DOPPELGANGER,
+            "Doppelganger, wake up and look at another player's card: you are now that role. If"
+            " it is a seer, robber, troublemaker or drunk, do that role's action now.",
+            "Doppelganger, close your eyes.",
+        )
+        if Role.MINION in cards:
+            add(
+                "doppelganger-minion",
+                Role.DOPPELGANGER,
+                "Doppelganger, if you saw the minion, keep your eyes open. Werewolves, stick out"
+                " your thumb so the Doppelganger can see who you are.",
+                "Werewolves, put your thumbs away. Doppelganger, close your eyes.",
+            )
+    if Role.WEREWOLF in cards:
+        doppelganger = official and Role.DOPPELGANGER in cards
+        also = ", and the Doppelganger if it became one," if doppelganger else ""
+        add(
+            "werewolves",
+            Role.WEREWOLF,
+            f"Werewolves{also} wake up and look for the other werewolves. If you are the only"
+            " one, you may look at one card in the centre.",
+            "Werewolves, close your eyes.",
+        )
+    if Role.MINION in cards:
+        add(
+            "minion",
+            Role.MINION,
+            "Minion, wake up. Werewolves, stick out your thumb so the minion can see who you are.",
+            "Werewolves, put your thumbs away. Minion, close your eyes.",
+        )
+    if Role.MASON in cards:
+        add(
+            "masons",
+            Role.MASON,
+            "Masons, wake up and look for the other mason.",
+            "Masons, close your eyes.",
+        )
+    single = (
+        ("seer", Role.SEER, "You may look at another player's card, or at two centre cards."),
+        ("robber", Role.ROBBER, "You may swap your card with another player's, then look at it."),
+        ("troublemaker", Role.TROUBLEMAKER, "You may swap two other players' cards, unseen."),
+        ("drunk", Role.DRUNK, "Swap your card with a centre card, without looking at it."),
+        ("insomniac", Role.INSOMNIAC, "Look at your card."),
+    )
+    for key, role, what in single:
+        if role in cards:
+            add(key, role, f"{role.title}, wake up. {what}", f"{role.title}, close your eyes.")
+    if official and Role.DOPPELGANGER in cards and Role.INSOMNIAC in cards:
+        add(
+            "doppelganger-insomniac",
+            Role.DOPPELGANGER,
+            "Doppelganger, if you saw the insomniac, wake up and look at your card.",
+            "Doppelganger, close your eyes.",
+        )
+    return tuple(calls)
+
+
+# --- The reveal sheet ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the reveal sheet concludes: the dead and why, the winners and why."""
+
+    dead: tuple[str, ...]
+    vote_reason: str
+    winners: tuple[str, ...]
+    reason: str
+    counts: Mapping[str, int]
+
+
+def reveal_sheet(
+    ruleset: Ruleset,
+    players: Sequence[str],
+    final: Mapping[str, Role],
+    votes: Mapping[str, str | None],
+    copied: Role | None = None,
+) -> Verdict:
+    """The dead and the winners from the cards the players hold at the end (turned over at the
+    table) and whom each pointed at: the engine's own tally and outcome (rules/000 s6a, s6c,
+    rules/002 s6). `copied` is the role the Doppelganger copied, if its card is held.
+    Raises RuleError if the sheet is incomplete or impossible."""
+    players = tuple(players)
+    missing = [p for p in players if p not in final]
+    if missing:
+        raise RuleError(f"Choose {missing[0]}'s card.")
+    if Role.DOPPELGANGER in final.values() and copied is None:
+        raise RuleError("Say which role the Doppelganger copied (or that it copied none).")
+    limits = role_limits(ruleset)
+    for role, count in Counter(final[p] for p in players).items():
+        if count > limits.get(role, 0):
+            most = limits.get(role, 0)
+            raise RuleError(
+                f"These rules have {most} {role.title} card{'s' if most != 1 else ''}, not {count}."
+            )
+    # The centre does not count for the vote or the win: only the players' final cards do.
+    cards = {**{p: final[p] for p in players}, "left": Role.VILLAGER, "middle": Role.VILLAGER,
+             "right": Role.VILLAGER}  # fmt: skip
+    deal = Deal(ruleset=ruleset, players=players, cards=cards)
+    night = NightResult(deal=deal, final=cards, seen={}, copied=copied, log=(), actions={})
+    tally = tally_votes(night, votes)
+    outcome = decide_outcome(night, tally.dead)
+    return Verdict(
+        dead=tally.dead,
+        vote_reason=tally.reason,
+        winners=outcome.winners,
+        reason=outcome.reason,
+        counts=tally.counts,
+    )
