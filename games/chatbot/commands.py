@@ -26,7 +26,7 @@ from games.tables.family import family_named
 from games.tables.models import Seat, Stage, Table
 from games.tables.reads import seat_info, table_info
 
-from .letters import report_letter, role_letter
+from .letters import due
 from .linking import seat_for_code
 from .models import ChatAccount, GameChannel, SeatLink
 
@@ -40,18 +40,26 @@ HELP = "\n".join(
         "**One Night, by private message** (rules/000). Game ids are the codes the pages show.",
         "`!new` (or `!new official`) opens a game with you as its host; the channel becomes its"
         " chat.",
-        "`!join <game id>` sits you down (add the rules phrase if the game asks for it).",
+        "`!join <game id>` sits you down (add the rules phrase if the game asks for it, and"
+        " `as <name>` to play under another name).",
         "`!start <game id>` deals the cards (the host). `!here <game id>` makes this channel the"
         " game's chat (the host).",
         "`!link <game id> <code>` plays your web seat from here: the code is on your game page.",
-        "`!games` lists your games. `!role <game id>` sends your role message again.",
+        "`!games` lists your games. `!role <game id>` sends what the moderator told you again.",
         "`!target <game id> <targets>` sends your night action, to me privately;"
         " `!target <game id>` alone is no action.",
         "`!ready <game id>` says you are ready to vote (`!ready <game id> no` takes it back)."
         " `!endday <game id>` ends the day (the host).",
-        "`!vote <game id> <player>` casts your secret vote, to me privately.",
+        "`!vote <game id> <player>` casts your secret vote, to me privately (`up` and `down`"
+        " name your neighbours in the voting circle).",
         "With one game on the go you may leave out its id.",
     )
+)
+
+
+SECRET_IN_PUBLIC = (
+    "Send `!{word}` to me in a private message: written in the channel it would give you away."
+    " I deleted it and did nothing with it."
 )
 
 
@@ -82,33 +90,62 @@ def _say(text: str, *, private: bool) -> Reply:
     return Reply(private=(text,)) if private else Reply(public=(text,))
 
 
-def handle(sender: Sender, text: str, *, channel_id: str | None) -> Reply | None:
-    """Answer one message. `channel_id` None is a private message to the bot. None back: the
-    message was neither a command nor a game's chat, and the bot stays quiet."""
+def handle(
+    sender: Sender, text: str, *, channel_id: str | None, attachments: int = 0
+) -> Reply | None:
+    """Answer one message. `channel_id` None is a private message to the bot; `attachments`
+    counts its files and images. None back: the message was neither a command nor a game's
+    chat, and the bot stays quiet."""
     text = (text or "").strip()
     private = channel_id is None
-    if not text.startswith(PREFIX):
-        return None if private else _chat(sender, text, channel_id)
-    word, _, rest = text[len(PREFIX) :].partition(" ")
-    command = COMMANDS.get(word.lower())
+    word, rest = _command_word(text)
+    command = COMMANDS.get(word) if word else None
     if command is None:
-        return None  # another bot's command, or a typo of someone else's: not ours to answer
+        # Not one of ours (another bot's, or talk): in a game's channel it is the game's chat.
+        return None if private else _chat(sender, text, channel_id, attachments)
     function, secret = command
     if secret and not private:
-        return Reply(
-            private=(
-                f"Send `!{word.lower()}` to me in a private message: written in the channel it"
-                " would give you away. I deleted it and did nothing with it.",
-            ),
-            delete=True,
-        )
+        return Reply(private=(SECRET_IN_PUBLIC.format(word=word),), delete=True)
     account = _account(sender)
     try:
-        return function(account, rest.strip(), channel_id)
+        return function(account, rest, channel_id)
     except Refused as error:
         return Reply(private=(str(error),))
     except services.ServiceError as error:
         return Reply(private=(str(error),))
+
+
+def _command_word(text: str) -> tuple[str, str]:
+    """The command a message starts with (lower case, "" if none) and the rest, whatever the
+    spacing: "!vote X", "! vote X" and "!vote" followed by a new line all name `vote`."""
+    if not text.startswith(PREFIX):
+        return "", text
+    parts = text[len(PREFIX) :].strip().split(maxsplit=1)
+    if not parts:
+        return "", text
+    return parts[0].lower(), " ".join(parts[1].split()) if len(parts) > 1 else ""
+
+
+def edited(sender: Sender, text: str, *, channel_id: str | None) -> Reply | None:
+    """A message edited after it was sent. The web chat has no editing, and an edit could slip
+    a quote past the no-quoting rule (rules/000 s5c) or a secret command into the channel: in a
+    game's channel, a player's edited message is removed, with the reason."""
+    if channel_id is None:
+        return None
+    game = _live_game_in(sender.service, channel_id)
+    if game is None or _player_link(game, sender) is None:
+        word, _ = _command_word(text)
+        command = COMMANDS.get(word)
+        if command is not None and command[1]:
+            return Reply(private=(SECRET_IN_PUBLIC.format(word=word),), delete=True)
+        return None
+    return Reply(
+        private=(
+            f"I removed the message you edited in game {game.table.code}'s chat: the players on"
+            " the web saw it before the edit. Send a new message instead.",
+        ),
+        delete=True,
+    )
 
 
 # --- Helpers -------------------------------------------------------------------------------------
@@ -226,6 +263,23 @@ def _games(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
 
 
 def _channel_for(table: Table, account: ChatAccount, channel_id: str) -> None:
+    """Make `channel_id` carry `table`'s chat, unless it carries another unfinished game."""
+    other = (
+        GameChannel.objects.filter(service=account.service, channel_id=channel_id)
+        .exclude(table=table)
+        .exclude(table__stage__in=(Stage.OVER, Stage.CANCELLED))
+        .select_related("table")
+        .first()
+    )
+    if other is not None:
+        raise Refused(
+            f"This channel already carries game {other.table.code}, which is not over: use"
+            " another channel (or open the game by private message and `!here` it elsewhere)."
+        )
+    # Games that ended here earlier stop being relayed: the channel carries this one now.
+    GameChannel.objects.filter(service=account.service, channel_id=channel_id).exclude(
+        table=table
+    ).update(done=True)
     GameChannel.objects.update_or_create(
         table=table,
         defaults={"service": account.service, "channel_id": channel_id},
@@ -252,7 +306,14 @@ def _new(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
 
 
 def _join(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
-    first, _, phrase = rest.partition(" ")
+    """`!join <game id> [rules phrase] [as <name>]`: the name defaults to the one shown on the
+    chat service; "as" picks another (one taken, too long, or a centre card's)."""
+    first, _, after = rest.partition(" ")
+    phrase, name = after, ""
+    spaced = f" {after.lower()}"
+    if " as " in spaced:
+        cut = spaced.rindex(" as ")  # `after` is `spaced` less its first character
+        phrase, name = after[: max(cut - 1, 0)], after[cut + 3 :]
     table = Table.objects.filter(code=first.upper()).first() if first else None
     if table is None:
         raise Refused("Which game? `!join <game id>`: the id is on its page or in `!new`'s answer.")
@@ -261,7 +322,8 @@ def _join(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
     if any(s.table_id == table.pk for s in _my_seats(account)):
         raise Refused(f"You already have a seat in game {table.code}.")
     with transaction.atomic():
-        seat = services.seat_join(table=table, name=account.name or "Player", phrase=phrase)
+        wanted = name.strip() or account.name or "Player"
+        seat = services.seat_join(table=table, name=wanted, phrase=phrase.strip())
         _link(account, seat)
     count = table.seats.count()
     return _say(
@@ -320,12 +382,11 @@ def _link_seat(account: ChatAccount, rest: str, channel_id: str | None) -> Reply
 
 def _role(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
     table, seat, _ = _seated(account, rest)
-    view = view_of(table_info(table), seat_info(seat))
-    if view.role is None or view.phase == "cancelled":
+    if table.stage == Stage.LOBBY:
+        raise Refused(f"Game {table.code} has not started: no cards are dealt yet.")
+    texts = [text for _, text in due(table_info(table), seat_info(seat))]
+    if not texts:
         raise Refused(f"Game {table.code} has no cards dealt to you.")
-    texts = [role_letter(view, table.code)]
-    if view.night_report:
-        texts.append(report_letter(view, table.code))
     return Reply(private=tuple(texts))
 
 
@@ -347,7 +408,7 @@ def _target(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
         done = "You copied nobody." if form.kind == "copy" else "Your action is in: no action."
     elif form.kind == "copy":
         _move(seat, "copy", {"targets": values})
-        done = "Your choice is in. I will send you what you became."
+        done = "Your choice is in."
     else:
         _move(seat, "action", {"targets": values})
         done = "Your action is in."
@@ -358,7 +419,10 @@ def _target(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
 
 def _ready(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
     table, seat, rest = _seated(account, rest)
-    wants = "no" if rest.strip().lower() in ("no", "not") else "yes"
+    answer = rest.strip().lower()
+    if answer not in ("", "yes", "no"):
+        raise Refused(f"`!ready {table.code}` says you are ready; `!ready {table.code} no` not.")
+    wants = answer or "yes"
     _move(seat, "ready", {"ready": [wants]})
     text = (
         f"{seat.name} is ready to vote in game {table.code}."
@@ -378,7 +442,14 @@ def _end_day(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
 
 def _vote(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
     table, seat, rest = _seated(account, rest)
-    values = _targets(table, rest)
+    word = rest.strip().lower()
+    if word in ("up", "down") and table.phase == "voting":
+        # rules/000 s6a: the voting ring's neighbours, as the vote letter names them.
+        view = view_of(table_info(table), seat_info(seat))
+        neighbour = view.vote_up if word == "up" else view.vote_down
+        values = [str(neighbour.id)] if neighbour is not None else []
+    else:
+        values = _targets(table, rest)
     if len(values) != 1 or not values[0].isdigit():
         raise Refused(f"Vote for one player: `!vote {table.code} <player>`.")
     _move(seat, "vote", {"target": values})
@@ -386,24 +457,53 @@ def _vote(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
     return Reply(private=(f"Game {table.code}: your vote for {name} is in. Votes are final.",))
 
 
-def _chat(sender: Sender, text: str, channel_id: str) -> Reply | None:
-    """A line in a game's channel, from one of its players: the game's chat, as on the web."""
-    game = GameChannel.objects.filter(service=sender.service, channel_id=channel_id)
-    game = game.select_related("table").first()
-    if game is None or game.table.ended:
-        return None
-    link = (
+def _live_game_in(service: str, channel_id: str) -> GameChannel | None:
+    """The game a channel carries now: its unfinished one, else the last that ended."""
+    games = GameChannel.objects.filter(service=service, channel_id=channel_id)
+    games = games.select_related("table").order_by("-table_id")
+    live = games.exclude(table__stage__in=(Stage.OVER, Stage.CANCELLED)).first()
+    return live or games.first()
+
+
+def _player_link(game: GameChannel, sender: Sender) -> SeatLink | None:
+    return (
         SeatLink.objects.filter(
-            seat__table=game.table, account__service=sender.service, account__user_id=sender.user_id
+            seat__table=game.table,
+            account__service=sender.service,
+            account__user_id=sender.user_id,
         )
         .select_related("seat")
         .first()
     )
+
+
+def _chat(sender: Sender, text: str, channel_id: str, attachments: int = 0) -> Reply | None:
+    """A line in a game's channel, from one of its players: the game's chat, as on the web.
+    Once the game has ended, lines the chat takes are passed on and others left alone (the
+    channel goes back to being an ordinary channel)."""
+    game = _live_game_in(sender.service, channel_id)
+    if game is None or game.table.stage == Stage.CANCELLED:
+        return None
+    link = _player_link(game, sender)
     if link is None:
         return None  # not a player of this game: the bot leaves the channel's talk alone
+    over = game.table.stage == Stage.OVER
+    if attachments and not over:
+        return Reply(
+            private=(
+                f"I removed your message from game {game.table.code}'s chat: files and pictures"
+                " are not allowed there (a screenshot would quote the moderator, rules/000 s5c)."
+                " Say it in your own words.",
+            ),
+            delete=True,
+        )
+    if not text:
+        return None
     try:
         services.chat_post(seat=link.seat, text=text, via=sender.service)
     except services.ServiceError as error:
+        if over:
+            return None
         return Reply(
             private=(f"I removed your message from game {game.table.code}'s chat: {error}",),
             delete=True,

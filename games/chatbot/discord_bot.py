@@ -4,7 +4,12 @@ Thin on purpose: every message goes to `commands.handle` and every delivery come
 `relay.pending`; this module turns them into Discord calls. discord.py keeps to Discord's rate
 limits itself (it waits out each route's bucket and a global 429 before retrying), and the
 relay sends one message at a time, joining a channel's waiting chat lines into one post, so a
-busy web chat costs a few requests, not one per line.
+busy web chat costs a few requests, not one per line. Run one bot process per Discord token:
+two would both send what is owed.
+
+A restart loses nothing: what the bot owes is worked out from the database (relay.py), and the
+messages sent to it while it was away are read from the game channels' and players' private
+histories when it comes back (`catch_up_messages`), after the last one it handled.
 
 The bot needs the Message Content intent (Discord's developer portal, "Bot" page), the
 permission to send messages in its channels and, to remove a `!target` written in public, to
@@ -25,6 +30,8 @@ from . import commands, relay
 log = logging.getLogger(__name__)
 SERVICE = "discord"
 LIMIT = 1900  # Discord refuses messages past 2,000 characters
+# Nothing the bot posts may ping anyone: a web player's "@everyone" stays text.
+SILENT = discord.AllowedMentions.none()
 
 
 def chunks(text: str, limit: int = LIMIT) -> list[str]:
@@ -54,6 +61,19 @@ def when(deadline: datetime) -> str:
     return f"{discord.utils.format_dt(deadline, 'R')} ({discord.utils.format_dt(deadline, 't')})"
 
 
+def shown(item: relay.Outgoing) -> str:
+    """An item's text as posted. A web player's line is marked as theirs, its markdown escaped
+    and every line of it quoted, so that it can never pass for the bot's own words."""
+    if item.note:
+        return f"» {item.text}"
+    if item.author is not None:
+        body = "\n> ".join(discord.utils.escape_markdown(line) for line in item.text.split("\n"))
+        return f"**{discord.utils.escape_markdown(item.author)}** (web):\n> {body}"
+    if item.deadline is not None:
+        return item.text.replace("{when}", when(item.deadline))
+    return item.text
+
+
 class WerewolfBot(discord.Client):
     """One Night from Discord: commands by private message, the game's chat in a channel."""
 
@@ -67,7 +87,7 @@ class WerewolfBot(discord.Client):
         if intents is None:
             intents = discord.Intents.default()
             intents.message_content = True  # commands and the game's chat are message text
-        super().__init__(intents=intents)
+        super().__init__(intents=intents, allowed_mentions=SILENT)
         self.poll_seconds = poll_seconds
         self.relay_in_background = relay_in_background
         self._relay_task: asyncio.Task[None] | None = None
@@ -77,13 +97,45 @@ class WerewolfBot(discord.Client):
         if self.relay_in_background:
             self._relay_task = asyncio.create_task(self._relay_forever())
 
+    async def on_ready(self) -> None:
+        await self.catch_up_messages()
+
+    # --- Messages in -----------------------------------------------------------------------------
+
     async def on_message(self, message: discord.Message) -> None:
         if message.author.bot:
             return
         private = isinstance(message.channel, discord.DMChannel)
         sender = commands.Sender(SERVICE, str(message.author.id), message.author.display_name)
         channel_id = None if private else str(message.channel.id)
-        reply = await sync_to_async(commands.handle)(sender, message.content, channel_id=channel_id)
+        try:
+            reply = await sync_to_async(commands.handle)(
+                sender, message.content, channel_id=channel_id, attachments=len(message.attachments)
+            )
+            await self._answer(message, reply)
+            await sync_to_async(relay.handled)(SERVICE, sender.user_id, channel_id, message.id)
+        except Exception:  # one bad message must not stop the bot; the player hears of it
+            log.exception("message %s could not be handled", message.id)
+            await self._direct(message.author, "Something went wrong with that; try again.")
+            return
+        if reply is not None and (reply.public or reply.private):
+            await self.relay_once()  # a move may have dealt, dawned or revealed: tell at once
+
+    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
+        """An edited message (a link preview is not an edit: it sets no edit time)."""
+        message = payload.message
+        if message.author.bot or message.edited_at is None:
+            return
+        private = isinstance(message.channel, discord.DMChannel)
+        if private:
+            return
+        sender = commands.Sender(SERVICE, str(message.author.id), message.author.display_name)
+        reply = await sync_to_async(commands.edited)(
+            sender, message.content, channel_id=str(message.channel.id)
+        )
+        await self._answer(message, reply)
+
+    async def _answer(self, message: discord.Message, reply: commands.Reply | None) -> None:
         if reply is None:
             return
         private_texts = list(reply.private)
@@ -100,8 +152,6 @@ class WerewolfBot(discord.Client):
                 await message.channel.send(part)
         for text in private_texts:
             await self._direct(message.author, text)
-        if reply.public or reply.private:
-            await self.relay_once()  # a move may have dealt, dawned or revealed: tell at once
 
     async def _direct(self, user: discord.abc.User, text: str) -> bool:
         try:
@@ -111,6 +161,33 @@ class WerewolfBot(discord.Client):
             log.warning("user %s does not take private messages", user.id)
             return False
         return True
+
+    async def catch_up_messages(self) -> int:
+        """Handle what players sent while the bot was away, oldest first; how many."""
+        channels, accounts = await sync_to_async(relay.missed)(SERVICE)
+        count = 0
+        places: list[tuple[discord.abc.Messageable, int]] = []
+        for channel_id, after in channels:
+            try:
+                channel = self.get_channel(int(channel_id)) or await self.fetch_channel(
+                    int(channel_id)
+                )
+            except (discord.NotFound, discord.Forbidden):
+                continue
+            places.append((channel, after))  # type: ignore[arg-type]
+        for user_id, after in accounts:
+            try:
+                user = self.get_user(int(user_id)) or await self.fetch_user(int(user_id))
+                places.append((await user.create_dm(), after))
+            except (discord.NotFound, discord.Forbidden):
+                continue
+        for place, after in places:
+            async for message in place.history(after=discord.Object(id=after), oldest_first=True):
+                await self.on_message(message)
+                count += 1
+        return count
+
+    # --- Messages out ----------------------------------------------------------------------------
 
     async def relay_once(self) -> int:
         """Send what the database says is owed; the number of messages sent."""
@@ -139,34 +216,44 @@ class WerewolfBot(discord.Client):
         )
 
     async def _send_batch(self, batch: list[relay.Outgoing]) -> int:
-        texts = []
-        for item in batch:
-            text = item.text.replace("{when}", when(item.deadline)) if item.deadline else item.text
-            if text:
-                texts.append(text)
+        texts = [shown(item) for item in batch if item.text]
         sent = 0
+        first = batch[0]
         if texts:
-            first = batch[0]
             try:
                 target = await self._target(first)
                 for part in chunks("\n".join(texts)):
-                    await target.send(part)
+                    await target.send(part, allowed_mentions=SILENT)
                     sent += 1
+            except discord.NotFound:
+                log.warning("%s is gone: giving up what was owed to it", first.to)
             except discord.Forbidden:
-                log.warning(
-                    "cannot write to %s %s", "user" if first.private else "channel", first.to
-                )
-            except (discord.NotFound, discord.HTTPException) as error:
+                log.warning("may not write to %s (private: %s)", first.to, first.private)
+                if first.private:
+                    await self._cannot_reach(first)
+            except discord.HTTPException as error:
                 log.warning("sending to %s failed (%s): will try again", first.to, error)
                 return sent
         for item in batch:
             await sync_to_async(relay.sent)(item)
         return sent
 
+    async def _cannot_reach(self, item: relay.Outgoing) -> None:
+        """A player who refuses private messages hears it in the game's channel, once per
+        letter, without anything secret: how to get their messages."""
+        notice = await sync_to_async(relay.unreachable)(item)
+        if notice is None:
+            return
+        channel_id, text = notice
+        try:
+            channel = self.get_channel(int(channel_id)) or await self.fetch_channel(int(channel_id))
+            await channel.send(text, allowed_mentions=SILENT)  # type: ignore[union-attr]
+        except discord.HTTPException:
+            log.warning("could not tell channel %s about %s", channel_id, item.to)
+
     async def _target(self, item: relay.Outgoing) -> discord.abc.Messageable:
         if item.private:
-            user = self.get_user(int(item.to)) or await self.fetch_user(int(item.to))
-            return user
+            return self.get_user(int(item.to)) or await self.fetch_user(int(item.to))
         channel = self.get_channel(int(item.to)) or await self.fetch_channel(int(item.to))
         assert isinstance(channel, discord.abc.Messageable)
         return channel

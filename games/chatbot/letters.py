@@ -81,8 +81,9 @@ def vote_letter(view: OneNightView, code: str) -> str:
     ]
     if view.vote_up is not None and view.vote_down is not None:
         lines.append(
-            f"Up from you is {view.vote_up.name}, down is {view.vote_down.name}: if everyone votes"
-            " up (or everyone down), each player gets one vote and nobody dies."
+            f"Up from you is {view.vote_up.name} (`!vote {code} up`), down is"
+            f" {view.vote_down.name} (`!vote {code} down`): if everyone votes up (or everyone"
+            " down), each player gets one vote and nobody dies."
         )
     elif others:
         lines.append(f"You may vote for {names(others)}.")
@@ -128,6 +129,9 @@ def due(table: TableInfo, seat: SeatInfo) -> list[tuple[str, str]]:
     letters: list[tuple[str, str]] = []
     if view.role is not None and view.phase != "reveal":
         letters.append(("role", role_letter(view, code)))
+    if view.phase == "night" and view.copied is not None and view.action_form is None:
+        # The Doppelganger sees the card it copied at once, as its page shows it.
+        letters.append(("copied", f"Game {code}: you copied the card of a {view.copied.title}."))
     if view.phase == "night" and view.action_form is not None:
         step = "copy" if view.action_form.kind == "copy" else "action"
         letters.append((f"night:{step}", action_letter(view.action_form, code)))

@@ -15,6 +15,9 @@ class ChatAccount(models.Model):
     service = models.CharField(max_length=16)
     user_id = models.CharField(max_length=32)
     name = models.CharField(max_length=64, blank=True, default="")
+    # The last private message from this user the bot handled: after a restart it reads the
+    # ones it missed (relay.missed).
+    last_private = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         constraints = [
@@ -51,6 +54,7 @@ class GameChannel(models.Model):
     last_line = models.PositiveBigIntegerField(default=0)
     posted = models.JSONField(default=list, blank=True)
     done = models.BooleanField(default=False)  # the game's end is posted
+    last_message = models.PositiveBigIntegerField(default=0)  # the last one the bot handled
 
     def __str__(self) -> str:
         return f"{self.table.code} in {self.service} channel {self.channel_id}"

@@ -21,13 +21,16 @@ from games.tables.models import ChatLine, Stage
 from games.tables.reads import seat_info, table_info
 
 from . import letters
-from .models import GameChannel, SeatLink
+from .models import ChatAccount, GameChannel, SeatLink
 
 # The day's warnings before voting: posted when this much is left, if the bot is there to see
 # it within WARNING_WINDOW (a late warning would be wrong, so a missed one is skipped).
 WARNINGS = (timedelta(minutes=5), timedelta(minutes=1))
 WARNING_WINDOW = timedelta(seconds=20)
 FINAL_LETTERS = ("reveal", "cancelled")
+# After the end, the game's chat still goes both ways for a while (the web's stays open after
+# the reveal); then the channel is an ordinary channel again.
+AFTER_GAME = timedelta(hours=2)
 CLOCKED_PHASES = {"day": "The day ends", "voting": "Voting closes"}
 
 
@@ -42,6 +45,10 @@ class Outgoing:
     text: str
     mark: tuple[str, int, str]
     deadline: datetime | None = None
+    # A player's chat line from the web: `author` wrote `text`, which the adapter must show as
+    # theirs and escape (it is not the bot's own words); a `note` is the app's announcement.
+    author: str | None = None
+    note: bool = False
 
 
 def pending(service: str, now: datetime | None = None) -> list[Outgoing]:
@@ -57,7 +64,10 @@ def pending(service: str, now: datetime | None = None) -> list[Outgoing]:
         for key, text in letters.due(table_info(table), seat_info(link.seat)):
             if key not in told:
                 out.append(Outgoing(True, link.account.user_id, text, ("seat", link.pk, key)))
-    for game in GameChannel.objects.filter(service=service, done=False).select_related("table"):
+    channels = GameChannel.objects.filter(service=service, done=False).exclude(
+        table__finished_at__lt=now - AFTER_GAME
+    )
+    for game in channels.select_related("table"):
         out += _channel_posts(game, service, now)
     return out
 
@@ -68,8 +78,9 @@ def _channel_posts(game: GameChannel, service: str, now: datetime) -> list[Outgo
     out: list[Outgoing] = []
     lines = ChatLine.objects.filter(table=table, channel="public", pk__gt=game.last_line)
     for line in lines.exclude(via=service).order_by("pk"):
-        text = f"» {line.text}" if line.note else f"**{line.author}** (web): {line.text}"
-        out.append(Outgoing(False, game.channel_id, text, ("line", game.pk, str(line.pk))))
+        mark = ("line", game.pk, str(line.pk))
+        author = None if line.note else line.author
+        out.append(Outgoing(False, game.channel_id, line.text, mark, author=author, note=line.note))
     last = lines.order_by("-pk").values_list("pk", flat=True).first()
     if last is not None and not out:
         out.append(Outgoing(False, game.channel_id, "", ("line", game.pk, str(last))))
@@ -89,6 +100,8 @@ def _channel_posts(game: GameChannel, service: str, now: datetime) -> list[Outgo
                 )
                 mark = ("post", game.pk, key)
                 out.append(Outgoing(False, game.channel_id, text, mark, table.deadline))
+    if "end" in posted:
+        return out
     if table.stage == Stage.OVER:
         reveal = letters.reveal_for_all(table_info(table))
         if reveal:
@@ -118,10 +131,54 @@ def sent(item: Outgoing) -> None:
         game.save(update_fields=["last_line"])
     elif key not in game.posted:
         game.posted = [*game.posted, key]
-        game.done = key == "end"
-        game.save(update_fields=["posted", "done"])
+        game.save(update_fields=["posted"])
 
 
 def catch_up(now: datetime | None = None) -> list[str]:
     """Fire any passed deadline (the app's clock does too; whoever notices first wins, once)."""
     return services.advance_due_tables(now=now)
+
+
+# --- Messages the bot handled, so a restart reads the ones it missed -----------------------------
+
+
+def handled(service: str, user_id: str, channel_id: str | None, message_id: int) -> None:
+    """Record that the bot handled message `message_id` (ids grow with time on Discord)."""
+    if channel_id is None:
+        ChatAccount.objects.filter(
+            service=service, user_id=user_id, last_private__lt=message_id
+        ).update(last_private=message_id)
+    else:
+        GameChannel.objects.filter(
+            service=service, channel_id=channel_id, last_message__lt=message_id
+        ).update(last_message=message_id)
+
+
+def missed(service: str) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+    """Where a restarted bot must read what came while it was away: the game channels and the
+    players' private messages of games not over, each with the last message handled there."""
+    channels = GameChannel.objects.filter(service=service, done=False, last_message__gt=0)
+    live = SeatLink.objects.filter(account__service=service, done=False)
+    accounts = ChatAccount.objects.filter(
+        pk__in=live.values("account_id"), last_private__gt=0
+    ).values_list("user_id", "last_private")
+    return list(channels.values_list("channel_id", "last_message")), list(accounts)
+
+
+def unreachable(item: Outgoing) -> tuple[str, str] | None:
+    """For a player whose private messages are closed to the bot: a notice for the game's
+    channel (once, with their role letter), saying how to get their messages; nothing secret."""
+    kind, pk, key = item.mark
+    if kind != "seat" or key != "role":
+        return None
+    link = SeatLink.objects.filter(pk=pk).select_related("seat__table").first()
+    if link is None:
+        return None
+    table = link.seat.table
+    game = GameChannel.objects.filter(table=table).first()
+    if game is None:
+        return None
+    return game.channel_id, (
+        f"I cannot send private messages to {link.seat.name}: allow direct messages from this"
+        f" server's members (Privacy Settings), then send me `!role {table.code}`."
+    )

@@ -50,11 +50,13 @@ class FakeChat:
         ids = {self.user_id(n): n for n in self._names()}
         items = relay.pending(SERVICE, now)
         for item in items:
-            text = (
-                item.text.replace("{when}", item.deadline.isoformat())
-                if item.deadline
-                else item.text
-            )
+            text = item.text
+            if item.note:
+                text = f"» {text}"
+            elif item.author is not None:
+                text = f"**{item.author}** (web): {text}"
+            if item.deadline is not None:
+                text = text.replace("{when}", item.deadline.isoformat())
             if text:
                 if item.private:
                     self.inbox[ids.get(item.to, item.to)].append(text)

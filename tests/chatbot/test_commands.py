@@ -13,6 +13,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from games.chatbot import commands
 from games.chatbot.letters import due
 from games.chatbot.linking import link_code
 from games.chatbot.models import GameChannel, SeatLink
@@ -307,3 +308,77 @@ def test_letters_hold_only_what_the_seat_may_know() -> None:
             chat.say("Cat", f"!target {table.code} left")
             table.refresh_from_db()
             assert table.phase == "day"
+
+
+def test_a_secret_command_is_caught_however_it_is_spaced() -> None:
+    chat = FakeChat()
+    table = open_game(chat, ["Ann", "Ben", "Cat"])
+    start_dealt(chat, table, "Ann", SEER)
+    for text in (
+        f"!vote\n{table.code} Ben",
+        f"!target\t{table.code} Ben",
+        f"! target {table.code}",
+    ):
+        reply = chat.say("Ann", text, "game")
+        assert reply is not None and reply.delete, text
+    # Another "!" line from a player at night is the game's chat, which is closed.
+    reply = chat.say("Ann", "!lol I am the seer", "game")
+    assert reply is not None and reply.delete and "closed" in reply.private[0]
+
+
+def test_an_edited_message_in_a_games_channel_is_removed() -> None:
+    chat = FakeChat()
+    table = open_game(chat, ["Ann", "Ben", "Cat"])
+    reply = commands.edited(chat.sender("Ann"), "now a quote", channel_id="game")
+    assert reply is not None and reply.delete and "edited" in reply.private[0]
+    assert commands.edited(chat.sender("Zoe"), "just talk", channel_id="game") is None
+    reply = commands.edited(chat.sender("Zoe"), f"!vote {table.code} Ann", channel_id="general")
+    assert reply is not None and reply.delete
+
+
+def test_one_channel_carries_one_unfinished_game_at_a_time() -> None:
+    chat = FakeChat()
+    first = open_game(chat, ["Ann", "Ben", "Cat"])
+    reply = chat.say("Dan", "!new", "game")
+    assert reply is not None and "already carries game" in reply.private[0]
+    assert Table.objects.count() == 1  # nothing was opened
+    services.table_cancel(table=first)
+    reply = chat.say("Dan", "!new official", "game")
+    assert reply is not None and reply.public
+    second = Table.objects.exclude(pk=first.pk).get()
+    chat.say("Eve", f"!join {second.code}", "game")
+    chat.say("Eve", "hello new table", "game")
+    assert ChatLine.objects.get(author="Eve").table_id == second.pk
+
+
+def test_joining_under_another_name_roles_before_the_deal_votes_up_and_ready_answers() -> None:
+    chat = FakeChat()
+    table = open_game(chat, ["Ann", "Ben", "Cat"])
+    reply = chat.say("Ann", f"!join {table.code}")
+    assert "already have a seat" in reply.private[0]
+    reply = chat.say("Ann2", f"!join {table.code} as Ann")
+    assert "already at the table" in reply.private[0]
+    reply = chat.say("Ann2", f"!join {table.code} as Dora Lee")
+    assert reply is not None and "Dora Lee sat down" in reply.private[0]
+    assert "not started" in chat.say("Ben", f"!role {table.code}").private[0]
+    deck = ["villager", "villager", "werewolf", "villager", "seer", "drunk", "tanner"]
+    start_dealt(chat, table, "Ann", deck)
+    for name in ("Ann", "Ben", "Cat", "Ann2"):
+        chat.say(name, f"!target {table.code}")
+    assert Table.objects.get(pk=table.pk).phase == "day"
+    assert "says you are ready" in chat.say("Ben", f"!ready {table.code} nope").private[0]
+    chat.say("Ann", f"!endday {table.code}", "game")
+    chat.deliver()
+    reply = chat.say("Ben", f"!vote {table.code} up")
+    assert reply is not None and "your vote for" in reply.private[0]
+    table.refresh_from_db()
+    up = next(line for line in chat.inbox["Ben"] if "Up from you is" in line)
+    assert re.search(r"Up from you is ([^(]+) \(", up).group(1) in reply.private[0]
+
+
+def test_a_picture_in_the_games_chat_is_removed() -> None:
+    chat = FakeChat()
+    table = open_game(chat, ["Ann", "Ben", "Cat"])
+    reply = commands.handle(chat.sender("Ann"), "", channel_id="game", attachments=1)
+    assert reply is not None and reply.delete and "screenshot" in reply.private[0]
+    assert not ChatLine.objects.filter(table=table).exists()

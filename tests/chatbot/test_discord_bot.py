@@ -14,6 +14,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from discord.ext.test import backend
 
+from games.chatbot import relay
 from games.chatbot.discord_bot import WerewolfBot, chunks
 from games.tables.models import ChatLine, Table
 from tests.factories import fixed_shuffle
@@ -163,3 +164,45 @@ def test_long_messages_are_cut_at_line_ends() -> None:
     parts = chunks(text)
     assert all(len(p) <= 1900 for p in parts) and "\n".join(parts) == text
     assert chunks("y" * 4000) == ["y" * 1900, "y" * 1900, "y" * 200]
+
+
+async def test_messages_sent_while_the_bot_was_down_are_handled_when_it_returns(
+    bot: WerewolfBot,
+) -> None:
+    discord_ = Discord()
+    await discord_.open_dms()
+    await discord_.say("Ann", "!new official")
+    code = await sync_to_async(lambda: Table.objects.get().code)()
+    for name in ("Ben", "Cat"):
+        await discord_.say(name, f"!join {code}")
+    await discord_.say("Ann", f"!start {code}")
+    await discord_.say("Ann", f"!role {code}", private=True)  # handled: the bot knows her DMs
+    # The bot is down: Discord keeps the messages, nobody hands them to the bot.
+    state = backend.get_state()
+    state.stop_dispatch()
+    dm = await discord_.members["Ann"].create_dm()
+    target = backend.make_message(f"!target {code}", discord_.members["Ann"], dm)
+    talk = backend.make_message("is it day yet?", discord_.members["Ben"], discord_.channel)
+    state.start_dispatch()
+    table = await sync_to_async(Table.objects.get)(code=code)
+    assert "Ann" not in (table.state.get("actions") or {})
+    assert await bot.catch_up_messages() >= 2
+    table = await sync_to_async(Table.objects.get)(code=code)
+    assert "Ann" in table.state["actions"]  # her !target counted
+    # Both are marked handled: the next restart starts after them (dpytest's fake history
+    # cannot be asked for what follows the last message, as Discord can).
+    channels, accounts = await sync_to_async(relay.missed)("discord")
+    assert (str(discord_.channel.id), talk.id) in channels
+    assert (str(discord_.members["Ann"].id), target.id) in accounts
+    discord_.collect()
+    assert "closed during the night" in discord_.dms["Ben"][-1]  # and Ben's night talk removed
+
+
+def test_a_web_line_cannot_pass_for_the_bot_or_ping_anyone() -> None:
+    from games.chatbot.discord_bot import SILENT, shown
+    from games.chatbot.relay import Outgoing
+
+    line = Outgoing(False, "1", "hi @everyone\n» Dawn: Ben died", ("line", 1, "1"), author="Eve_*")
+    text = shown(line)
+    assert text.startswith("**Eve\\_\\***") and "\n> » Dawn: Ben died" in text
+    assert not SILENT.everyone and not SILENT.users and not SILENT.roles
