@@ -6,12 +6,17 @@ from __future__ import annotations
 
 from collections import Counter
 
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET, require_POST
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.families.onenight.engine import Role, RuleError, Ruleset
 from games.families.onenight.narrator import CLOSING, OPENING, narration, reveal_sheet
+from games.tables import services
+from games.tables.family import family_named
+from games.tables.services import ServiceError
+from games.tables.views import _client_key, remember_seat
 
 from .onenight import DAY_MINUTES, SetupError, deck_rows, read_setup
 
@@ -92,7 +97,42 @@ def onenight_reveal(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 def moderate(request: HttpRequest) -> HttpResponse:
-    """The multi-night moderator's set-up (issue 28)."""
-    return render(request, "tablemode/moderate_setup.html", {})
+    """The multi-night moderator's set-up (issue 28): the rules, the moderator, the players by
+    name (or just how many: they are then called by seat number). It opens a table whose host's
+    seat is the moderator's device and whose players have none."""
+    rulesets = family_named("werewolf").rulesets
+    context: dict[str, object] = {"rulesets": rulesets, "error": "", "fields": request.POST}
+    if request.method == "GET":
+        return render(request, "tablemode/moderate_setup.html", context)
+    ruleset = request.POST.get("ruleset", "")
+    names = _player_names(request.POST.get("players", ""))
+    try:
+        if ruleset not in rulesets:
+            raise ServiceError("Choose the forum, Oxford or 1.7.0 game.")
+        with transaction.atomic():
+            host = services.table_create(
+                family="werewolf",
+                ruleset=ruleset,
+                host_name=request.POST.get("moderator", "").strip() or "Host",
+                creator_key=_client_key(request),
+                options={"table_mode": True, "deal": "app", "pace": "table"},
+            )
+            for name in names:
+                services.seat_add(host=host, name=name)
+            services.table_lock_set(host=host, locked=True)  # nobody joins: no devices
+    except ServiceError as error:
+        context["error"] = str(error)
+        return render(request, "tablemode/moderate_setup.html", context, status=400)
+    remember_seat(request, host)
+    return redirect("table", code=host.table.code)
+
+
+def _player_names(raw: str) -> list[str]:
+    """The names typed one per line (or separated by commas); a lone number N stands for N
+    players called by their seat numbers."""
+    text = raw.strip()
+    if text.isdigit():
+        return [f"Seat {n}" for n in range(1, min(int(text), 40) + 1)]
+    return [name.strip() for name in text.replace(",", "\n").splitlines() if name.strip()]

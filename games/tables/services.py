@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
@@ -219,11 +220,13 @@ def table_create(
     ruleset: str,
     host_name: str,
     creator_key: str = "",
+    options: Mapping[str, object] | None = None,
     now: datetime | None = None,
 ) -> Seat:
     """Open a lobby for a game of `family` under `ruleset` and seat its host. Returns the
     host's seat. One client (`creator_key`, a keyed hash of its address) may open at most
-    settings.GAMES_PER_MINUTE tables in any minute."""
+    settings.GAMES_PER_MINUTE tables in any minute. `options` are laid over the family's
+    defaults (the page that opens the table chose them, e.g. table mode)."""
     try:
         game = family_named(family)
     except KeyError:
@@ -241,7 +244,7 @@ def table_create(
     table = Table.objects.create(
         family=family,
         ruleset=ruleset,
-        options=game.default_options(ruleset),
+        options={**game.default_options(ruleset), **(options or {})},
         creator_key=creator_key,
     )
     return Seat.objects.create(table=table, name=name, position=0, is_host=True)
@@ -315,6 +318,26 @@ def seat_join(
     except IntegrityError:
         raise ServiceError(f"Someone called {clean} just sat down; pick another name.") from None
     SeatTaken.objects.create(table=table, client_key=joiner_key, taken_at=when)
+    _bump(table)
+    return seat
+
+
+@transaction.atomic
+def seat_add(*, host: Seat, name: str) -> Seat:
+    """The host seats a player who plays without a device of their own (a game moderated at a
+    table): in the lobby, under the same name rules as anyone joining."""
+    table = _host_of(host)
+    _expect(table, Stage.LOBBY)
+    game = _family(table)
+    clean = _name(game, name)
+    seats = list(table.seats.all())
+    limit = game.seat_limits(table.ruleset)[1]
+    if len(seats) > limit:  # the host's seat is the moderator's, not a player's
+        raise ServiceError(f"The table is full: these rules allow {limit} players.")
+    if clashing_name(clean, (s.name for s in seats)) is not None:
+        raise ServiceError(f"Someone called {clean} is already at the table; pick another name.")
+    position = max((s.position for s in seats), default=-1) + 1
+    seat = Seat.objects.create(table=table, name=clean, position=position)
     _bump(table)
     return seat
 

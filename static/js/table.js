@@ -32,9 +32,43 @@
     markTitle(panel.dataset.attention === "yes");
     holdBusy(panel);
     showShareButtons(panel);
+    atTheTable(panel);
     syncClockFromPage();
     tick();
   }
+
+  // --- At a table (table mode) ---------------------------------------------------------------
+  // A panel may ask for the screen to stay on (data-wake-lock: the moderator's phone lies on
+  // the table) and to go dark (data-dark: the night, eyes closed). It may also hold a tally
+  // (form[data-tally]) whose counts follow the radios ticked, each weighing its data-weight.
+  let wakeLock = null;
+  function atTheTable(panel) {
+    document.body.classList.toggle("night-screen", !!panel.querySelector("[data-dark]"));
+    if (panel.querySelector("[data-wake-lock]") && wakeLock === null && "wakeLock" in navigator) {
+      navigator.wakeLock.request("screen").then(function (lock) {
+        wakeLock = lock;
+        lock.addEventListener("release", function () { wakeLock = null; });
+      }).catch(function () {});
+    }
+    panel.querySelectorAll("form[data-tally]").forEach(countTally);
+  }
+  document.addEventListener("visibilitychange", function () {
+    const panel = document.getElementById("panel");
+    if (document.visibilityState === "visible" && panel) atTheTable(panel);
+  });
+  function countTally(form) {
+    const sums = {};
+    form.querySelectorAll("input[type=radio]:checked").forEach(function (radio) {
+      sums[radio.value] = (sums[radio.value] || 0) + Number(radio.dataset.weight || 1);
+    });
+    form.querySelectorAll("[data-tally-for]").forEach(function (span) {
+      span.textContent = String(sums[span.dataset.tallyFor] || 0);
+    });
+  }
+  document.addEventListener("change", function (event) {
+    const form = event.target.closest && event.target.closest("form[data-tally]");
+    if (form) countTally(form);
+  });
 
   // The fields of a panel's forms, each by a key that names the same field in a redrawn panel:
   // the form's address (and which of the forms with that address), the field's name, and its

@@ -43,7 +43,10 @@ class Werewolf:
         return table_options.defaults(ruleset)
 
     def set_options(self, table: TableInfo, fields: Mapping[str, Sequence[str]]) -> dict[str, Any]:
-        return table_options.parse(table.ruleset, table.options, fields)
+        options = table_options.parse(table.ruleset, table.options, fields)
+        if table.options.get("table_mode"):
+            options = table_options.parse_cards(table, options, fields)
+        return options
 
     def join_phrase(self, table: TableInfo) -> str | None:
         return None
@@ -52,7 +55,11 @@ class Werewolf:
         return panels.lobby(table, viewer)
 
     def start_problem(self, table: TableInfo) -> str | None:
-        return table_options.start_problem(table.ruleset, table.options, len(table.seats))
+        players = table_options.players_of(table)
+        problem = table_options.start_problem(table.ruleset, table.options, len(players))
+        if problem is None and table.options.get("deal") == "cards":
+            return table_options.cards_problem(table.ruleset, table.options, players)
+        return problem
 
     def start(self, table: TableInfo, rng: random.Random, now: datetime) -> Change:
         return play.start(table, rng, now)

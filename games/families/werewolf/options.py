@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.tables.family import FamilyError
+from games.tables.family import FamilyError, SeatInfo, TableInfo
 
 from .engine import RULESETS, RuleError
 from .engine.setup import check_options, check_roles
@@ -79,6 +79,15 @@ def defaults(ruleset: str) -> dict[str, Any]:
         "rivals": 0,
         "crossbows": 0,
     }
+
+
+def players_of(table: TableInfo) -> list[SeatInfo]:
+    """The seats that play, in seat order: all of them online; at a table (table mode), all
+    but the host's, which is the moderator's device."""
+    seats = sorted(table.seats, key=lambda s: s.position)
+    if table.options.get("table_mode"):
+        seats = [s for s in seats if not s.is_host]
+    return seats
 
 
 def roles_of(ruleset: str, options: Mapping[str, Any], players: int) -> Counter[str]:
@@ -191,3 +200,49 @@ def parse(
             if name in fields:
                 options[name] = _count(_one(fields, name), what, maximum)
     return options
+
+
+# --- Table mode: the cards as dealt at the table ------------------------------------------------
+
+
+def parse_cards(
+    table: TableInfo, options: dict[str, Any], fields: Mapping[str, Sequence[str]]
+) -> dict[str, Any]:
+    """Table mode (issue 28): whether the app deals (`deal` = "app") or the moderator types in
+    the real cards (`deal` = "cards", each player's role as `card_<seat id>`)."""
+    deal = _one(fields, "deal")
+    if deal is not None:
+        if deal not in ("app", "cards"):
+            raise FamilyError("Choose whether the app deals or you enter the cards.")
+        options["deal"] = deal
+    if any(key.startswith("card_") for key in fields):
+        rules = RULESETS[table.ruleset]
+        dealt: dict[str, str] = dict(options.get("dealt") or {})
+        for seat in players_of(table):
+            role = _one(fields, f"card_{seat.id}")
+            if role is None:
+                continue
+            if role and role not in rules.roles:
+                raise FamilyError(f"{role!r} is not a role of this game.")
+            if role:
+                dealt[seat.name] = role
+            else:
+                dealt.pop(seat.name, None)
+        options["dealt"] = dealt
+    return options
+
+
+def cards_problem(
+    ruleset: str, options: Mapping[str, Any], players: Sequence[SeatInfo]
+) -> str | None:
+    """Why the entered cards cannot start the game, or None."""
+    dealt = options.get("dealt") or {}
+    missing = [s.name for s in players if s.name not in dealt]
+    if missing:
+        return f"Enter {missing[0]}'s card (or let the app deal)."
+    names = [s.name for s in players]
+    try:
+        check_roles(RULESETS[ruleset], tuple(names), {n: dealt[n] for n in names})
+    except RuleError as error:
+        return str(error)
+    return None

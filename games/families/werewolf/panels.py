@@ -272,6 +272,11 @@ def public_status(table: TableInfo) -> tuple[str, str]:
 
 
 def panel(table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
+    if table.options.get("table_mode") and viewer is not None and viewer.is_host:
+        from .moderating import moderator_view
+
+        mod = moderator_view(table)
+        return Panel("werewolf/moderator.html", {"mod": mod}, attention=False)
     view = view_of(table, viewer)
     progress, clock = public_status(table)
     attention = bool(view.night or view.forms) and not view.done
@@ -310,12 +315,17 @@ class LobbyView:
     opens_with: str
     can_open_with_day: bool
     oxford: Mapping[str, int] = field(default_factory=dict)
+    table_mode: bool = False
+    deal: str = "app"
+    cards: tuple[tuple[int, str, str], ...] = ()  # table mode: (seat id, name, role entered)
 
 
 def lobby(table: TableInfo, viewer: SeatInfo | None) -> Panel:
     rules = RULESETS[table.ruleset]
-    players = len(table.seats)
+    seated = table_options.players_of(table)
+    players = len(seated)
     roles = table_options.roles_of(table.ruleset, table.options, players)
+    dealt = table.options.get("dealt") or {}
     chosen_rules = table.options.get("rules") or {}
     minutes = {**table_options.PACES["live"], **(table.options.get("minutes") or {})}
     steps = [s for s in table_options.STEPS if _step_applies(table.ruleset, s)]
@@ -339,6 +349,9 @@ def lobby(table: TableInfo, viewer: SeatInfo | None) -> Panel:
         opens_with=table.options.get("opens_with", "night"),
         can_open_with_day="day" in rules.opens_with,
         oxford={k: int(table.options.get(k, 0)) for k in ("lovers", "rivals", "crossbows")},
+        table_mode=bool(table.options.get("table_mode")),
+        deal=table.options.get("deal") or "app",
+        cards=tuple((s.id, s.name, dealt.get(s.name, "")) for s in seated),
     )
     return Panel("werewolf/lobby.html", {"wolf_lobby": view})
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from games.tables.family import Change, FamilyError, NotAllowed, Note, NotNow, SeatInfo, TableInfo
 
+from . import moderating
 from . import options as table_options
 from .announcements import announce
 from .engine import (
@@ -135,14 +136,16 @@ def _change(
     table: TableInfo, raw: dict[str, Any], before: Game | None, after: Game, now: datetime
 ) -> Change:
     minutes = {**table_options.PACES["live"], **(table.options.get("minutes") or {})}
-    if before is not None and step_key(before) == step_key(after) and table.deadline:
+    if moderating.is_table_mode(table):
+        deadline = None  # at a table the moderator paces the game
+    elif before is not None and step_key(before) == step_key(after) and table.deadline:
         deadline = table.deadline
     else:
         deadline = (
             None if after.state.over else now + timedelta(minutes=_minutes_for(after, minutes))
         )
     if before is None or step_key(before) != step_key(after):
-        raw = {**raw, "done": []}
+        raw = {**raw, "done": [], "addressed": {}}
     seats = raw["seats"]
     dead = frozenset(seats[p] for p in after.state.deaths if p in seats)
     notes = announce(after.log[len(before.log) :] if before is not None else after.log, after)
@@ -164,12 +167,17 @@ def _change(
 
 def start(table: TableInfo, rng: random.Random, now: datetime) -> Change:
     """Deal the roles (and, in rules/003, Fate's lovers, rivals and crossbows) with `rng`."""
-    seats = sorted(table.seats, key=lambda s: s.position)
+    seats = table_options.players_of(table)
     names = [s.name for s in seats]
-    roles = table_options.roles_of(table.ruleset, table.options, len(seats))
-    cards = [role for role, count in sorted(roles.items()) for _ in range(count)]
-    rng.shuffle(cards)
-    dealt = dict(zip(names, cards, strict=True))
+    entered = table.options.get("dealt") or {}
+    if table.options.get("deal") == "cards":
+        # Table mode with real cards: the roles as the moderator typed them from the cards.
+        dealt = {name: entered[name] for name in names}
+    else:
+        roles = table_options.roles_of(table.ruleset, table.options, len(seats))
+        cards = [role for role, count in sorted(roles.items()) for _ in range(count)]
+        rng.shuffle(cards)
+        dealt = dict(zip(names, cards, strict=True))
     extras: dict[str, Any] = {}
     if table.ruleset == "oxford":
         free = names[:]
@@ -362,6 +370,9 @@ SEAT_MOVES = {
 def move(
     table: TableInfo, seat: SeatInfo, kind: str, fields: Mapping[str, Sequence[str]], now: datetime
 ) -> Change:
+    if moderating.is_table_mode(table) and seat.is_host:
+        raw, before, game = moderating.move(table, seat, kind, fields)
+        return _change(table, raw, before, game, now)
     raw = dict(table.state)
     before = game_of(raw)
     if kind in ("advance", "smite"):

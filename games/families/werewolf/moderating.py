@@ -1,0 +1,587 @@
+"""Table mode for multi-night Werewolf (issue 28): the moderator's moves and what the
+moderator's screen shows, for a game played in person.
+
+At a table one device, the host's seat, enters what the players do: the pack's victim, each
+role's night choice, the votes (counted as rules/004 III describes, "normal": the voters of each
+player tapped and counted live, or "advanced": who voted for whom, counted at the end), the
+Oxford game's execution calls and fists, the day's abilities and the decisions on death. The
+players' seats have no device. Every move is the engine's, sent for the player the moderator
+names; `undo` takes back the last of them (a mis-tap). There is no clock: the moderator paces
+the game, and only a night moves on by itself, once every role has been called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.tables.family import FamilyError, NotAllowed, NotNow, SeatInfo, TableInfo
+
+from .engine import (
+    NOBODY,
+    Accuse,
+    Advance,
+    CallVote,
+    Decide,
+    Game,
+    NightAction,
+    RuleError,
+    SheriffVote,
+    Smite,
+    UseAbility,
+    Vote,
+    apply,
+)
+from .engine.causes import described
+from .engine.day import SHERIFF_WEIGHT
+from .engine.forms import Form, forms_for
+from .engine.report import phase_reports
+from .engine.roles import Timing
+
+UNDO_DEPTH = 50
+# The order the moderator calls the night's roles in. rules/004 III: "Werewolf kill -> Witch
+# use medicine -> Seer check -> Other role skills", then its list; rules/001 and rules/003 name
+# no order for calling, so the pack first (its victim is what the others react to), then the
+# document's order of the roles. Keys not listed come after, in the engine's order.
+CALL_ORDER: Mapping[str, tuple[str, ...]] = {
+    "forum": ("kill", "see", "protect"),
+    "oxford": ("maul", "protect", "trap"),
+    "classic": ("kill", "charm", "save", "poison", "check", "guard", "silence", "read_grave"),
+}
+COUNTS = ("normal", "advanced")  # rules/004 III's two ways of counting a vote
+
+
+def is_table_mode(table: TableInfo) -> bool:
+    return bool(table.options.get("table_mode"))
+
+
+# --- The moderator's moves -----------------------------------------------------------------------
+
+
+def _one(fields: Mapping[str, Sequence[str]], name: str) -> str:
+    values = fields.get(name)
+    return values[-1].strip() if values else ""
+
+
+def _player(raw: Mapping[str, Any], value: str, *, nobody: bool = False) -> str | None:
+    """A posted player (a seat id), "nobody" where allowed, or None for none."""
+    if not value:
+        return None
+    if nobody and value == NOBODY:
+        return NOBODY
+    if value.isascii() and value.isdigit() and len(value) < 19:
+        for name, seat_id in raw["seats"].items():
+            if seat_id == int(value):
+                return name
+    raise FamilyError("Choose a player from the list on the page.")
+
+
+def _send(raw: dict[str, Any], game: Game, move: Any) -> tuple[dict[str, Any], Game]:
+    from . import play
+
+    try:
+        game = apply(game, move)
+    except RuleError as error:
+        raise FamilyError(str(error)) from None
+    return {**raw, "moves": [*raw["moves"], play.codec.move_to_json(move)]}, game
+
+
+def _remember(raw: dict[str, Any]) -> dict[str, Any]:
+    """The state before a move, kept for `undo` (only what a move changes: the move count and
+    the table's own lists)."""
+    snapshot = {
+        "moves": len(raw["moves"]),
+        "done": list(raw.get("done") or []),
+        "addressed": dict(raw.get("addressed") or {}),
+        "accusation": raw.get("accusation"),
+    }
+    return {**raw, "undo": [*(raw.get("undo") or [])[-(UNDO_DEPTH - 1) :], snapshot]}
+
+
+def undo(raw: dict[str, Any]) -> dict[str, Any]:
+    history = list(raw.get("undo") or [])
+    if not history:
+        raise NotNow("There is nothing to undo.")
+    last = history.pop()
+    return {
+        **raw,
+        "moves": raw["moves"][: last["moves"]],
+        "done": last["done"],
+        "addressed": last["addressed"],
+        "accusation": last["accusation"],
+        "undo": history,
+    }
+
+
+def _night_choice(
+    raw: dict[str, Any], game: Game, player: str, fields: Mapping[str, Sequence[str]]
+) -> tuple[dict[str, Any], Game]:
+    """One ability of one role tonight (the pack's choice for every member of the pack). It is
+    added to what the player chose before; an empty target skips it."""
+    key = _one(fields, "key")
+    night = [f for f in forms_for(game.state, player) if f.kind == "night"]
+    form = next((f for f in night if f.key == key), None)
+    if form is None:
+        raise NotNow(f"{player} has no such choice to make now.")
+    if form.group_key:
+        members = [
+            p
+            for p in game.state.living()
+            if any(f.kind == "night" and f.key == key for f in forms_for(game.state, p))
+        ]
+    else:
+        members = [player]
+    value = _one(fields, "target")
+    addressed = {k: list(v) for k, v in (raw.get("addressed") or {}).items()}
+    for member in members:
+        choice = dict(game.state.choices.get(member, {}))
+        if key == "save":
+            if value in ("yes", "1", "on"):
+                choice["save"] = True
+            else:
+                choice.pop("save", None)
+        else:
+            target = _player(raw, value, nobody=NOBODY in form.targets)
+            if target is None:
+                choice.pop(key, None)
+            else:
+                choice[key] = target
+        raw, game = _send(raw, game, NightAction(member, choice))
+        addressed[member] = sorted({*addressed.get(member, []), key})
+    raw = {**raw, "addressed": addressed}
+    done = set(raw.get("done") or [])
+    for member in members:
+        keys = {f.key for f in forms_for(game.state, member) if f.kind == "night"}
+        if keys <= set(addressed.get(member, [])):
+            done.add(member)
+    return {**raw, "done": sorted(done)}, game
+
+
+def move(
+    table: TableInfo, seat: SeatInfo, kind: str, fields: Mapping[str, Sequence[str]]
+) -> tuple[dict[str, Any], Game, Game]:
+    """A move of the moderator (the host's seat) at a table-mode game: (state, game before,
+    game after)."""
+    from .play import _advance_if_all_done, game_of
+
+    if not seat.is_host:
+        raise NotAllowed("Only the moderator can do that.")
+    raw = dict(table.state)
+    before = game_of(raw)
+    if kind == "undo":
+        raw = undo(raw)
+        return raw, before, game_of(raw)
+    if kind == "count":
+        wanted = _one(fields, "count")
+        if wanted not in COUNTS:
+            raise FamilyError("Count the votes the normal way or the advanced way.")
+        return {**raw, "count": wanted}, before, before
+    raw = _remember(raw)
+    game = before
+    player = _player(raw, _one(fields, "as")) if _one(fields, "as") else None
+    if kind == "night":
+        if player is None:
+            raise FamilyError("Say whose choice this is.")
+        raw, game = _night_choice(raw, game, player, fields)
+        raw, game = _advance_if_all_done(raw, game)
+    elif kind in ("vote", "sheriff_vote"):
+        if player is None:
+            raise FamilyError("Say who votes.")
+        target = _player(raw, _one(fields, "target"), nobody=kind == "vote")
+        made = Vote(player, target) if kind == "vote" else SheriffVote(player, target)
+        raw, game = _send(raw, game, made)
+    elif kind in ("votes", "sheriff_votes"):
+        # rules/004 III "advanced": every record at once; a blank leaves that voter out.
+        for name, seat_id in raw["seats"].items():
+            value = _one(fields, f"vote_{seat_id}")
+            if not value or name not in game.state.alive:
+                continue
+            target = _player(raw, value, nobody=kind == "votes")
+            made = Vote(name, target) if kind == "votes" else SheriffVote(name, target)
+            raw, game = _send(raw, game, made)
+        raw, game = _send(raw, game, Advance())
+    elif kind == "ability":
+        if player is None:
+            raise FamilyError("Say who uses it.")
+        target = _player(raw, _one(fields, "target"))
+        raw, game = _send(raw, game, UseAbility(player, _one(fields, "ability"), target))
+    elif kind == "accuse":
+        accused = _player(raw, _one(fields, "accused"))
+        by = _player(raw, _one(fields, "by"))
+        second = _player(raw, _one(fields, "second"))
+        if accused is None or by is None or second is None:
+            raise FamilyError("Name the accused, who calls and who seconds.")
+        raw, game = _send(raw, game, Accuse(accused, by, second))
+    elif kind == "fists":
+        # rules/003: every living player's fist at once, open (yes) or closed (no).
+        opened = set(fields.get("open") or ())
+        for name in game.state.living():
+            seat_id = str(raw["seats"][name])
+            if any(f.kind == "call_vote" for f in forms_for(game.state, name)):
+                raw, game = _send(raw, game, CallVote(name, seat_id in opened))
+        if game.state.call is not None:
+            raw, game = _send(raw, game, Advance())
+    elif kind == "decide":
+        awaited = game.state.awaited
+        if awaited is None:
+            raise NotNow("Nothing waits for a decision.")
+        target = _player(raw, _one(fields, "target"))
+        raw, game = _send(raw, game, Decide(awaited.player, awaited.kind, target))
+    elif kind == "advance":
+        raw, game = _send(raw, game, Advance())
+    elif kind == "smite":  # rules/003: Fate strikes a rule-breaker down
+        target = _player(raw, _one(fields, "target"))
+        if target is None:
+            raise FamilyError("Choose whom Fate smites.")
+        raw, game = _send(raw, game, Smite(target))
+    else:
+        raise NotNow("That can't be done in this game.")
+    return raw, before, game
+
+
+# --- What the moderator sees ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    value: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One step of the night as the moderator calls it: a role (or the pack) and one choice."""
+
+    title: str
+    players: tuple[str, ...]
+    as_seat: int
+    key: str
+    summary: str
+    section: str
+    choices: tuple[Choice, ...]
+    chosen: str  # the label of the current choice, "" if none
+    done: bool
+    save: bool = False  # the witch's antidote: yes or no on the victim
+    dead: bool = False  # a role called for secrecy only: nothing to enter
+    result: str = ""  # what the moderator shows the player (a seer's answer), once chosen
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    name: str
+    seat_id: int
+    role: str
+    side: str
+    alive: bool
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class VoteRow:
+    """A candidate and the voters counted for them (normal counting)."""
+
+    name: str
+    seat_id: int | None
+    voters: tuple[str, ...]
+    count: float
+
+
+@dataclass(frozen=True, slots=True)
+class ModeratorView:
+    label: str
+    ruleset: str
+    phase_kind: str
+    step: str
+    over: bool
+    players: tuple[PlayerRow, ...]
+    living: tuple[Choice, ...]
+    calls: tuple[Call, ...] = ()
+    current: Call | None = None
+    read_out: tuple[str, ...] = ()
+    tell: tuple[str, ...] = ()
+    count: str = "normal"
+    voting: str = ""  # "vote" or "sheriff_vote" while votes are taken
+    vote_rows: tuple[VoteRow, ...] = ()
+    ballots: tuple[tuple[str, int, str], ...] = ()  # (voter, seat id, current target seat id)
+    targets: tuple[Choice, ...] = ()
+    abilities: tuple[tuple[str, int, str, str, tuple[Choice, ...]], ...] = ()
+    accusing: bool = False
+    call: tuple[str, str, str] | None = None  # an open execution call: accused, by, second
+    awaited: tuple[str, str, tuple[Choice, ...]] | None = None
+    sheriff: str | None = None
+    outcome: str = ""
+    winners: tuple[str, ...] = ()
+    log: tuple[tuple[str, tuple[str, ...]], ...] = field(default_factory=tuple)
+    can_undo: bool = False
+    smite: bool = False
+
+
+def _label(game: Game, player: str) -> str:
+    role = game.setup.roles[player]
+    return f"{player} ({role.title})"
+
+
+def _choices(form: Form, seats: Mapping[str, int]) -> tuple[Choice, ...]:
+    return tuple(
+        Choice(NOBODY, "Nobody") if t == NOBODY else Choice(str(seats[t]), t)
+        for t in form.targets
+        if t == NOBODY or t in seats
+    )
+
+
+def _seen_now(game: Game, player: str) -> str:
+    """What `player` learns tonight with the choices made so far (a seer's answer, shown at
+    once at a table): the night played out on a copy, as if it ended now."""
+    try:
+        after = apply(game, Advance(at_deadline=True))
+    except RuleError:
+        return ""
+    reports = phase_reports(after.setup, after.log)
+    night = next((r for r in reversed(reports) if r.phase == game.state.phase), None)
+    if night is None:
+        return ""
+    seen = night.told.get(player, {}).get("seen")
+    if not isinstance(seen, dict):
+        return ""
+    return " ".join(f"{who} shows as {what.replace('_', ' ')}." for who, what in seen.items())
+
+
+def _calls(game: Game, raw: Mapping[str, Any]) -> list[Call]:
+    state = game.state
+    seats = raw["seats"]
+    addressed = raw.get("addressed") or {}
+    order = CALL_ORDER.get(game.setup.ruleset.name, ())
+    calls: list[Call] = []
+    pack_done: set[str] = set()
+    for player in state.living():
+        for form in forms_for(state, player):
+            if form.kind != "night":
+                continue
+            if form.group_key:
+                if form.key in pack_done:
+                    continue
+                pack_done.add(form.key)
+                members = tuple(
+                    p
+                    for p in state.living()
+                    if any(f.key == form.key and f.group_key for f in forms_for(state, p))
+                )
+                title = "The werewolves"
+            else:
+                members = (player,)
+                title = _label(game, player)
+            chosen = state.choices.get(player, {}).get(form.key)
+            if form.key == "save":
+                label = "yes" if chosen else ""
+            else:
+                label = "Nobody" if chosen == NOBODY else str(chosen or "")
+            done = all(form.key in addressed.get(m, []) for m in members)
+            investigates = form.key in ("see", "check") and done and chosen
+            calls.append(
+                Call(
+                    title=title,
+                    players=members,
+                    as_seat=seats[player],
+                    key=form.key,
+                    summary=form.summary,
+                    section=form.section,
+                    choices=_choices(form, seats),
+                    chosen=label,
+                    done=done,
+                    save=form.key == "save",
+                    result=_seen_now(game, player) if investigates else "",
+                )
+            )
+    calls.sort(key=lambda c: order.index(c.key) if c.key in order else len(order))
+    # Roles whose holders are all dead are still called, with nothing to enter: calling only
+    # the living would tell the table who has died in which role.
+    living_roles = {game.setup.roles[p].name for p in state.living()}
+    called = {game.setup.roles[p].name for c in calls for p in c.players}
+    for player in game.setup.players:
+        role = game.setup.roles[player]
+        if role.name in living_roles or role.name in called:
+            continue
+        if any(a.timing is Timing.NIGHT and a.decides for a in role.abilities):
+            called.add(role.name)
+            calls.append(
+                Call(
+                    title=f"{role.title} (dead)",
+                    players=(),
+                    as_seat=0,
+                    key="",
+                    summary="Call them as usual and wait a moment: nobody answers.",
+                    section="",
+                    choices=(),
+                    chosen="",
+                    done=True,
+                    dead=True,
+                )
+            )
+    return calls
+
+
+def _player_rows(game: Game, raw: Mapping[str, Any]) -> tuple[PlayerRow, ...]:
+    """Every player at a glance (Fate's dashboard, rules/003): role, life, and what marks them."""
+    state = game.state
+    setup = game.setup
+    reports = phase_reports(setup, game.log)
+    latest = reports[-1] if reports else None
+    mornings = [r for r in reports if r.phase.kind == "night"]
+    injured = set(mornings[-1].injured or ()) if mornings else set()
+    rows = []
+    for player in setup.players:
+        role = setup.roles[player]
+        notes: list[str] = []
+        death = state.deaths.get(player)
+        if death is not None:
+            text, _ = described(death.cause)
+            notes.append(f"died in {death.phase}: {text}")
+        if state.sheriff == player:
+            notes.append("sheriff")
+        for a, b in setup.lovers:
+            if player in (a, b):
+                notes.append(f"in love with {b if player == a else a}")
+        for a, b in setup.rivals:
+            if player in (a, b):
+                notes.append(f"rival of {b if player == a else a}")
+        for ability in setup.abilities(player):
+            if ability.uses is not None and ability.key in ("shoot", "crossbow", "poison", "save"):
+                left = ability.uses - state.used(player, ability.key)
+                notes.append(f"{ability.key}: {left} left")
+        if player in injured and player in state.alive:
+            notes.append("injured this morning")
+        if player in state.revealed_idiots:
+            notes.append("revealed idiot")
+        for key, target in state.choices.get(player, {}).items():
+            if key in ("trap", "protect", "guard") and target:
+                notes.append(f"tonight: {key} {target}")
+        if latest is not None and latest.silenced == player:
+            notes.append("silenced")
+        seat_id = raw["seats"][player]
+        alive = player in state.alive
+        rows.append(PlayerRow(player, seat_id, role.title, role.side, alive, tuple(notes)))
+    return tuple(rows)
+
+
+def _read_out(game: Game) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What to announce at daybreak (the dead, without causes where rules/004 keeps them from
+    the table) and what to tell each player privately (last night's results)."""
+    reports = phase_reports(game.setup, game.log)
+    night = next((r for r in reversed(reports) if r.phase.kind == "night"), None)
+    if night is None or game.state.phase is None or game.state.phase.kind != "day":
+        return (), ()
+    lines = []
+    hide_causes = game.setup.ruleset.name == "classic"  # 004 III: "without revealing cause"
+    if night.dead:
+        if hide_causes:
+            lines.append(f"Last night died: {', '.join(night.dead)}.")
+        else:
+            for player in night.dead:
+                text, _ = described(night.deaths[player].cause)
+                lines.append(f"{player} {text}.")
+    else:
+        lines.append("Nobody died last night.")
+    if night.injured:
+        lines.append(f"Injured (a telltale wound): {', '.join(night.injured)}.")
+    if night.silenced:
+        lines.append(f"{night.silenced} is silenced today.")
+    from .panels import _told_lines
+
+    tell = tuple(
+        f"{player}: {line}" for player, info in night.told.items() for line in _told_lines(info)
+    )
+    return tuple(lines), tell
+
+
+def moderator_view(table: TableInfo) -> ModeratorView:
+    from .panels import _record_lines
+    from .play import game_of, label
+
+    raw = table.state
+    game = game_of(raw)
+    state = game.state
+    seats: Mapping[str, int] = raw["seats"]
+    living = tuple(Choice(str(seats[p]), p) for p in state.living())
+    view: dict[str, Any] = {
+        "label": label(game),
+        "ruleset": game.setup.ruleset.name,
+        "phase_kind": state.phase.kind if state.phase else "",
+        "step": state.step,
+        "over": state.over,
+        "players": _player_rows(game, raw),
+        "living": living,
+        "count": raw.get("count") or "normal",
+        "sheriff": state.sheriff,
+        "can_undo": bool(raw.get("undo")),
+        "log": tuple(
+            (str(r.phase), tuple(_record_lines(r))) for r in phase_reports(game.setup, game.log)
+        ),
+    }
+    if state.over:
+        outcome = state.outcome
+        assert outcome is not None
+        view["outcome"] = outcome.winner.replace("_", " ")
+        view["winners"] = outcome.winners
+        return ModeratorView(**view)
+    awaited = state.awaited
+    if awaited is not None:
+        form = next(iter(forms_for(state, awaited.player)), None)
+        options = _choices(form, seats) if form is not None else ()
+        what = {"shoot": "shot", "badge": "badge", "tie_break": "tie break"}.get(
+            awaited.kind, awaited.kind.replace("_", " ")
+        )
+        view["awaited"] = (f"{awaited.player}'s {what}", awaited.player, options)
+        return ModeratorView(**view)
+    if state.phase is not None and state.phase.kind == "night":
+        calls = _calls(game, raw)
+        view["calls"] = tuple(calls)
+        view["current"] = next((c for c in calls if not c.done), None)
+        return ModeratorView(**view)
+    view["read_out"], view["tell"] = _read_out(game)
+    voting = ""
+    if state.step == "election":
+        voting = "sheriff_vote"
+    elif state.call is None and state.step == "voting":
+        voting = "vote"
+    view["voting"] = voting
+    if voting:
+        votes = state.sheriff_votes if voting == "sheriff_vote" else state.votes
+        classic = game.setup.ruleset.day == "sheriff"
+        rows = []
+        nobody = voting == "vote" and game.setup.ruleset.day == "plurality"
+        candidates = list(state.living()) + ([NOBODY] if nobody else [])
+        for candidate in candidates:
+            voters = tuple(v for v, t in votes.items() if t == candidate)
+            weight = sum(
+                SHERIFF_WEIGHT if classic and voting == "vote" and v == state.sheriff else 1
+                for v in voters
+            )
+            rows.append(VoteRow(candidate, seats.get(candidate), voters, weight))
+        view["vote_rows"] = tuple(rows)
+        view["ballots"] = tuple(
+            (p, seats[p], _ballot(votes.get(p), seats))
+            for p in state.living()
+            if any(f.kind in ("vote", "sheriff_vote") for f in forms_for(state, p))
+        )
+        view["targets"] = living + ((Choice(NOBODY, "Nobody"),) if nobody else ())
+    abilities = []
+    for player in state.living():
+        for form in forms_for(state, player):
+            if form.kind == "day":
+                options = _choices(form, seats)
+                abilities.append((player, seats[player], form.key, form.summary, options))
+    view["abilities"] = tuple(abilities)
+    if state.call is not None:
+        view["call"] = (state.call.accused, state.call.by, state.call.second)
+    else:
+        view["accusing"] = game.setup.ruleset.day == "execution_calls" and state.step == "speech"
+    view["smite"] = game.setup.ruleset.day == "execution_calls"
+    return ModeratorView(**view)
+
+
+def _ballot(target: str | None, seats: Mapping[str, int]) -> str:
+    """A voter's current vote as the form posts it."""
+    if target is None:
+        return ""
+    return NOBODY if target == NOBODY else str(seats.get(target, ""))

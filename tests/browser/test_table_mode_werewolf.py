@@ -1,0 +1,137 @@
+"""Table mode, multi-night (issue 28), on a phone in Chromium: the moderator seats the players,
+enters the real cards, is guided through each night in rules/004's order, reads out the dawn,
+counts the sheriff election and a vote the normal way (with the live count) and a vote the
+advanced way, lets the sheriff break a tie, undoes a mis-tap, and ends on the result the
+scenario runner gives for the same game. Then an Oxford and a forum game, shorter."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from games.families.werewolf.engine.scenario import run_scenario
+from tests.werewolf.test_table_mode import CLASSIC, CLASSIC_SCENARIO
+
+from .live_server import LiveServer
+from .players import NewPlayerPage
+
+
+def _open(page: Page, url: str, game: str, players: list[str]) -> None:
+    page.goto(f"{url}/at-the-table/")
+    page.get_by_role("link", name="Set up a moderated game").click()
+    page.get_by_label("The game").select_option(game)
+    page.get_by_label("Players, one per line").fill("\n".join(players))
+    page.get_by_role("button", name="Seat the players").click()
+    expect(page.locator("#deal")).to_be_visible()
+
+
+def _enter_cards(page: Page, cards: dict[str, str]) -> None:
+    page.get_by_label("Who deals").select_option("cards")
+    page.get_by_role("button", name="Save the deal").click()
+    for name, role in cards.items():
+        page.get_by_label(f"{name}'s card").select_option(role)
+    page.get_by_role("button", name="Save the deal").click()
+    page.get_by_role("button", name="Deal and start the game").click()
+    expect(page.locator("#moderator")).to_be_visible()
+
+
+def _tap(page: Page, label: str) -> None:
+    """A choice of the current call."""
+    version = page.locator("#panel").get_attribute("data-version")
+    page.locator("#mod-call").get_by_role("button", name=label, exact=True).click()
+    expect(page.locator("#panel")).not_to_have_attribute("data-version", version or "")
+
+
+def _press(page: Page, name: str) -> None:
+    version = page.locator("#panel").get_attribute("data-version")
+    page.get_by_role("button", name=name).click()
+    expect(page.locator("#panel")).not_to_have_attribute("data-version", version or "")
+
+
+def test_a_classic_game_moderated_on_a_phone(
+    live_server: LiveServer, new_player_page: NewPlayerPage
+) -> None:
+    page = new_player_page("Moderator", phone=True)
+    _open(page, live_server.url, "classic", list(CLASSIC))
+    _enter_cards(page, CLASSIC)
+    # Night 1, guided: the werewolves, the witch (both potions), the seer; the screen is dark.
+    expect(page.locator("body")).to_have_class("night-screen")
+    expect(page.locator("#mod-call h2")).to_have_text("The werewolves")
+    _tap(page, "Fay")
+    expect(page.locator("#mod-call h2")).to_have_text("Dan (Witch)")
+    expect(page.locator("#mod-call")).to_contain_text("Save Fay")
+    _tap(page, "Do not save")
+    _tap(page, "Nothing tonight")
+    expect(page.locator("#mod-call h2")).to_have_text("Cat (Seer)")
+    _tap(page, "Ann")
+    # Daybreak: the dead without causes (rules/004), what to tell the seer.
+    expect(page.locator("#mod-dawn")).to_contain_text("Last night died: Fay.")
+    expect(page.locator("#mod-dawn")).to_contain_text("Cat: Ann shows as: werewolf.")
+    expect(page.locator("body")).not_to_have_class("night-screen")
+    # The sheriff election, counted the normal way, the count following each tap.
+    for voter in ("Ann", "Ben", "Dan", "Eve", "Gus", "Hal"):
+        page.get_by_label(f"{voter} for Cat", exact=True).check()
+    page.get_by_label("Cat for Dan", exact=True).check()
+    expect(page.locator('#mod-vote fieldset[data-candidate="Cat"] .vote-tally')).to_have_text("6")
+    _press(page, "End the election: count")
+    expect(page.locator(".mod-head")).to_contain_text("Sheriff: Cat")
+    _press(page, "End the discussion: to the vote")
+    # The vote, normal way: a tie, broken by the sheriff.
+    for voter, target in {"Dan": "Ann", "Eve": "Ann", "Ann": "Gus", "Ben": "Gus"}.items():
+        page.get_by_label(f"{voter} for {target}", exact=True).check()
+    expect(page.locator('#mod-vote fieldset[data-candidate="Ann"] .vote-tally')).to_have_text("2")
+    _press(page, "End the vote: count")
+    expect(page.locator("#mod-decide")).to_contain_text("Waiting for Cat's tie break")
+    page.locator("#mod-decide").get_by_role("button", name="Ann", exact=True).click()
+    # Night 2, with a mis-tap undone.
+    expect(page.locator("#mod-call h2")).to_have_text("The werewolves")
+    _tap(page, "Dan")
+    expect(page.locator("#mod-call h2")).to_have_text("Dan (Witch)")
+    _press(page, "Undo the last step")
+    expect(page.locator("#mod-call h2")).to_have_text("The werewolves")
+    _tap(page, "Cat")
+    _tap(page, "Save Cat")
+    _tap(page, "Nothing tonight")
+    _tap(page, "Ben")
+    expect(page.locator("#mod-dawn")).to_contain_text("Nobody died last night.")
+    _press(page, "End the discussion: to the vote")
+    # Day 2, the advanced way: who voted for whom, counted at the end; 2.5 against 2.
+    _press(page, "Advanced counting")
+    for voter, target in {"Cat": "Ben", "Dan": "Ben", "Ben": "Dan", "Gus": "Dan"}.items():
+        page.locator("#mod-vote").get_by_label(voter).select_option(label=target)
+    _press(page, "End the vote: count")
+    expected = run_scenario(CLASSIC_SCENARIO)
+    expect(page.locator("#mod-end")).to_contain_text(f"The {expected['winner']} win")
+    for player in expected["alive"]:
+        expect(page.locator("#mod-players")).to_contain_text(player)
+
+
+def test_an_oxford_call_and_a_forum_game_dealt_by_the_app(
+    live_server: LiveServer, new_player_page: NewPlayerPage
+) -> None:
+    page = new_player_page("Fate", phone=True)
+    cards = {
+        "Ann": "werewolf",
+        "Ben": "wolfsbane",
+        "Cat": "trapper",
+        "Dan": "villager",
+        "Eve": "villager",
+    }
+    _open(page, live_server.url, "oxford", list(cards))
+    _enter_cards(page, cards)
+    _press(page, "Daybreak")  # night 1 has no actions in the Oxford game
+    page.get_by_label("Accused").select_option(label="Ann")
+    page.get_by_label("Called by").select_option(label="Ben")
+    page.get_by_label("Seconded by").select_option(label="Cat")
+    _press(page, "Put the call to the fists")
+    for player in ("Ben", "Cat", "Dan"):
+        page.locator("#mod-fists").get_by_label(player).check()
+    _press(page, "Count the fists")
+    expect(page.locator("#mod-end")).to_contain_text("The village win")
+    # A forum game for five seats, the app dealing: the moderator sees every role.
+    page.goto(f"{live_server.url}/at-the-table/several-nights/")
+    page.get_by_label("The game").select_option("forum")
+    page.get_by_label("Players, one per line").fill("5")
+    page.get_by_role("button", name="Seat the players").click()
+    page.get_by_role("button", name="Deal and start the game").click()
+    expect(page.locator("#mod-call h2")).to_have_text("The werewolves")
+    expect(page.locator("#mod-players tr")).to_have_count(5)

@@ -1,0 +1,258 @@
+"""Table mode for multi-night Werewolf (issue 28), through the pages as the moderator's phone
+posts them: the set-up, real cards entered, a guided night, both ways of counting a vote with a
+sheriff's 1.5 and a tie broken by the sheriff, an undo, Oxford's execution call, and the same
+result the scenario runner gives for the same game."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.families.werewolf.engine.scenario import run_scenario
+from games.families.werewolf.play import game_of
+from games.tables.models import Seat, Table
+from tests.factories import new_client
+
+pytestmark = pytest.mark.django_db
+
+CLASSIC = {
+    "Ann": "werewolf",
+    "Ben": "werewolf",
+    "Cat": "seer",
+    "Dan": "witch",
+    "Eve": "hunter",
+    "Fay": "villager",
+    "Gus": "villager",
+    "Hal": "villager",
+}
+CLASSIC_SCENARIO = {
+    "ruleset": "classic",
+    "players": list(CLASSIC),
+    "roles": CLASSIC,
+    "phases": [
+        {
+            "night": {
+                "actions": {"Ann": {"kill": "Fay"}, "Ben": {"kill": "Fay"}, "Cat": {"check": "Ann"}}
+            }
+        },
+        {
+            "day": {
+                "sheriff_votes": {
+                    "Ann": "Cat",
+                    "Ben": "Cat",
+                    "Cat": "Dan",
+                    "Dan": "Cat",
+                    "Eve": "Cat",
+                    "Gus": "Cat",
+                    "Hal": "Cat",
+                },
+                "votes": {"Dan": "Ann", "Eve": "Ann", "Ann": "Gus", "Ben": "Gus"},
+                "tie_break": "Ann",
+            }
+        },
+        {
+            "night": {
+                "actions": {"Ben": {"kill": "Cat"}, "Dan": {"save": True}, "Cat": {"check": "Ben"}}
+            }
+        },
+        {"day": {"votes": {"Cat": "Ben", "Dan": "Ben", "Ben": "Dan", "Gus": "Dan"}}},
+    ],
+}
+
+
+class Moderator:
+    """The moderator's phone: opens the table, posts each tap, reads the panel."""
+
+    def __init__(self, ruleset: str, players: list[str]) -> None:
+        self.client: Client = new_client()
+        answer = self.client.post(
+            reverse("moderate"),
+            {"ruleset": ruleset, "moderator": "Mo", "players": "\n".join(players)},
+        )
+        assert answer.status_code == 302, answer.content[:500]
+        self.code = answer["Location"].rstrip("/").split("/")[-1]
+        self.table = Table.objects.get(code=self.code)
+        self.seats = {s.name: s.pk for s in Seat.objects.filter(table=self.table)}
+
+    def post(self, kind: str, fields: dict[str, object], status: int = 200) -> str:
+        answer = self.client.post(
+            reverse("move", args=[self.code, kind]), fields, HTTP_HX_REQUEST="true"
+        )
+        assert answer.status_code == status, html.unescape(answer.content.decode())[:2000]
+        return html.unescape(answer.content.decode())
+
+    def page(self) -> str:
+        return html.unescape(self.client.get(reverse("table", args=[self.code])).content.decode())
+
+    def deal(self, cards: dict[str, str]) -> None:
+        self.client.post(reverse("options", args=[self.code]), {"deal": "cards"})
+        fields = {f"card_{self.seats[n]}": role for n, role in cards.items()}
+        answer = self.client.post(reverse("options", args=[self.code]), fields)
+        assert answer.status_code in (200, 302), answer.content[:500]
+        answer = self.client.post(reverse("start", args=[self.code]))
+        assert answer.status_code in (200, 302), html.unescape(answer.content.decode())[:2000]
+        self.table.refresh_from_db()
+        assert self.table.stage == "playing", self.page()[:3000]
+
+    def night(self, who: str, key: str, target: str) -> str:
+        value = {"": "", "yes": "yes", "no": "no"}.get(target, str(self.seats.get(target, target)))
+        return self.post("night", {"as": self.seats[who], "key": key, "target": value})
+
+    def game(self):  # the engine's Game
+        self.table.refresh_from_db()
+        return game_of(self.table.state)
+
+
+def test_a_classic_game_moderated_at_the_table_ends_as_the_scenario_runner_says() -> None:
+    mod = Moderator("classic", list(CLASSIC))
+    assert "Mo" not in game_of_players(mod)  # the moderator's seat is not a player
+    page = mod.page()
+    assert "Who deals" in page
+    mod.deal(CLASSIC)
+    assert set(mod.game().setup.players) == set(CLASSIC)
+    page = mod.page()
+    # The night in rules/004's order: the werewolves first, then the witch, then the seer.
+    calls = re.findall(r'<li class="[^"]*" data-key="([a-z_]+)">', page)
+    assert calls[:4] == ["kill", "save", "poison", "check"], calls
+    assert "data-dark" in page  # the screen goes dark at night
+    mod.night("Ann", "kill", "Fay")
+    page = mod.night("Dan", "save", "no")
+    assert "poison" in page  # the witch's second potion is called next
+    mod.night("Dan", "poison", "")
+    page = mod.night("Cat", "check", "Ann")
+    assert mod.game().state.phase.kind == "day"  # every role called: dawn
+    page = mod.page()
+    assert "Last night died: Fay." in page
+    assert "Cat: Ann shows as: werewolf." in page
+    # The sheriff election, counted the normal way (voters tapped under their candidate).
+    votes = {
+        "Ann": "Cat",
+        "Ben": "Cat",
+        "Cat": "Dan",
+        "Dan": "Cat",
+        "Eve": "Cat",
+        "Gus": "Cat",
+        "Hal": "Cat",
+    }
+    mod.post("sheriff_votes", {f"vote_{mod.seats[v]}": mod.seats[c] for v, c in votes.items()})
+    assert mod.game().state.sheriff == "Cat"
+    mod.post("advance", {})  # the discussion ends: the vote
+    # The vote, counted the normal way: a tie between Ann and Gus, broken by the sheriff.
+    votes = {"Dan": "Ann", "Eve": "Ann", "Ann": "Gus", "Ben": "Gus"}
+    page = mod.post("votes", {f"vote_{mod.seats[v]}": mod.seats[c] for v, c in votes.items()})
+    assert "Waiting for Cat's tie break" in page
+    mod.post("decide", {"target": mod.seats["Ann"]})
+    assert "Ann" not in mod.game().state.alive
+    # Night 2, with a mis-tap undone.
+    mod.night("Ben", "kill", "Dan")
+    page = mod.post("undo", {})
+    assert mod.game().state.choices.get("Ben", {}).get("kill") is None
+    mod.night("Ben", "kill", "Cat")
+    page = mod.page()
+    assert "Save Cat" in page  # the witch is told the victim
+    mod.night("Dan", "save", "yes")
+    mod.night("Dan", "poison", "")  # one potion a night
+    mod.night("Cat", "check", "Ben")
+    page = mod.page()
+    assert "Nobody died last night." in page
+    mod.post("advance", {})
+    # Day 2, counted the advanced way: who voted for whom, counted at the end; the sheriff's
+    # 1.5 makes 2.5 against 2.
+    mod.post("count", {"count": "advanced"})
+    page = mod.page()
+    assert "(sheriff, 1.5)" in page
+    votes = {"Cat": "Ben", "Dan": "Ben", "Ben": "Dan", "Gus": "Dan"}
+    page = mod.post("votes", {f"vote_{mod.seats[v]}": mod.seats[c] for v, c in votes.items()})
+    game = mod.game()
+    assert game.state.over
+    expected = run_scenario(CLASSIC_SCENARIO)
+    assert expected["winner"] == game.state.outcome.winner == "good"
+    assert expected["alive"] == list(game.state.living())
+    assert "The good win" in mod.page()
+
+
+def game_of_players(mod: Moderator) -> list[str]:
+    return [s for s in mod.seats if s != "Mo"] if mod.table.stage == "lobby" else []
+
+
+def test_an_oxford_game_with_an_execution_call_and_fates_dashboard() -> None:
+    cards = {
+        "Ann": "werewolf",
+        "Ben": "wolfsbane",
+        "Cat": "trapper",
+        "Dan": "villager",
+        "Eve": "villager",
+    }
+    mod = Moderator("oxford", list(cards))
+    mod.deal(cards)
+    page = mod.page()
+    assert "Everyone has been called" in page  # Oxford's night 1 has no actions
+    mod.post("advance", {})
+    assert mod.game().state.phase.kind == "day"
+    page = mod.page()
+    assert "An execution call" in page and "Fate smites" in page
+    assert "wolfsbane" in page.lower()  # every player's role at a glance
+    fields = {"accused": mod.seats["Ann"], "by": mod.seats["Ben"], "second": mod.seats["Cat"]}
+    page = mod.post("accuse", fields)
+    assert "Execution call on Ann" in page
+    page = mod.post("fists", {"open": [mod.seats[n] for n in ("Ben", "Cat", "Dan")]})
+    game = mod.game()
+    assert game.state.over and game.state.outcome.winner == "village"
+    scenario = {
+        "ruleset": "oxford",
+        "players": list(cards),
+        "roles": cards,
+        "phases": [
+            {"night": {}},
+            {
+                "day": {
+                    "events": [
+                        {
+                            "call": {
+                                "accused": "Ann",
+                                "by": "Ben",
+                                "second": "Cat",
+                                "yes": ["Ben", "Cat", "Dan"],
+                            }
+                        }
+                    ]
+                }
+            },
+        ],
+    }
+    assert run_scenario(scenario)["winner"] == "village"
+
+
+def test_a_forum_game_by_seat_numbers_with_the_app_dealing() -> None:
+    mod = Moderator("forum", ["5"])
+    assert sorted(mod.seats) == ["Mo", "Seat 1", "Seat 2", "Seat 3", "Seat 4", "Seat 5"]
+    mod.client.post(
+        reverse("options", args=[mod.code]),
+        {"count_werewolf": "1", "count_seer": "1", "count_protector": "1", "count_villager": "2"},
+    )
+    assert mod.client.post(reverse("start", args=[mod.code])).status_code in (200, 302)
+    game = mod.game()
+    assert sorted(game.setup.players) == [f"Seat {n}" for n in range(1, 6)]
+    page = mod.page()
+    for player, role in game.setup.roles.items():
+        assert f"{player}</td><td>{role.title}" in page  # the moderator sees every role
+
+
+def test_only_the_moderator_moves_and_a_refused_tap_changes_nothing() -> None:
+    mod = Moderator("classic", list(CLASSIC))
+    mod.deal(CLASSIC)
+    version = Table.objects.get(pk=mod.table.pk).version
+    page = mod.post(
+        "night", {"as": mod.seats["Cat"], "key": "check", "target": mod.seats["Cat"]}, 400
+    )
+    assert "error" in page
+    mod.post("night", {"as": "99999", "key": "kill", "target": ""}, 400)
+    assert Table.objects.get(pk=mod.table.pk).version == version
+    stranger = new_client()
+    answer = stranger.post(reverse("move", args=[mod.code, "night"]), {"as": mod.seats["Ann"]})
+    assert answer.status_code in (302, 403)
+    assert Table.objects.get(pk=mod.table.pk).version == version
