@@ -11,5 +11,6 @@ urlpatterns = [
     path("favicon.ico", favicon),
     path("", include("games.tables.urls")),
     path("werewolf/", include("games.families.werewolf.urls")),
+    path("one-night/", include("games.families.onenight.urls")),
     path("at-the-table/", include("games.tablemode.urls")),
 ]

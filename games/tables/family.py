@@ -149,6 +149,10 @@ class Family(Protocol):
         """A phrase a player must type to take a seat (rules/000 s5e), or None."""
         ...
 
+    def rules_path(self, ruleset: str) -> str:
+        """The address of the ruleset's rules page (with its role cards)."""
+        ...
+
     def lobby(self, table: TableInfo, viewer: SeatInfo | None) -> Panel:
         """The family's part of the lobby (its options, for the host to change)."""
         ...

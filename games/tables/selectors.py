@@ -116,6 +116,11 @@ class TablePage:
         return self.me is not None and self.me.is_host
 
     @property
+    def rules_path(self) -> str:
+        """The ruleset's rules page and role cards (its family's)."""
+        return family_named(self.table.family).rules_path(self.table.ruleset)
+
+    @property
     def watch_path(self) -> str:
         """The table's watch link (for the host to hand out)."""
         return reverse("watch", args=[self.table.code, watch_key(self.table.code)])

@@ -301,7 +301,8 @@ def seat_join(
     wanted = game.join_phrase(info)
     if wanted and not phrase_matches(phrase, wanted):
         raise ServiceError(
-            f"Type the phrase from the end of the rules (“{wanted}”) to show you read them."
+            "Type the phrase the rules ask for, to show you read them (it is in their section"
+            " on playing fair)."
         )
     seats = list(table.seats.all())
     limit = game.seat_limits(table.ruleset)[1]
@@ -362,6 +363,68 @@ def seat_remove(*, host: Seat, seat_id: int) -> None:
         raise ServiceError("The host cannot remove themselves.")
     seat.delete()
     _bump(table)
+
+
+@transaction.atomic
+def host_hand_over(*, host: Seat, seat_id: int) -> None:
+    """The host makes another player the host (they may be leaving, or want to play)."""
+    table = _host_of(host)
+    if table.ended:
+        raise WrongStageError("This game is over.")
+    new = table.seats.filter(pk=seat_id).first()
+    if new is None or new.pk == host.pk:
+        raise ServiceError("Choose another player at this table.")
+    Seat.objects.filter(pk=host.pk).update(is_host=False)
+    Seat.objects.filter(pk=new.pk).update(is_host=True)
+    _note(table, f"{new.name} is the host now.")
+    _bump(table)
+
+
+@transaction.atomic
+def seat_leave(*, seat: Seat) -> None:
+    """A player leaves the lobby. A host who leaves passes the role to the next player in seat
+    order; the last player to leave closes the table."""
+    table = _locked(seat.table_id)
+    current = _seat_at(table, seat.pk)
+    _expect(table, Stage.LOBBY)
+    others = list(table.seats.exclude(pk=current.pk).order_by("position"))
+    current.delete()
+    if not others:
+        change = _family(table).cancel(table_info(table), timezone.now())
+        change = replace(change, phase="cancelled", phase_label="Cancelled", finished=True)
+        _apply(table, change, seat=None, kind="cancel", fields={}, stage=Stage.CANCELLED)
+        return
+    if current.is_host:
+        Seat.objects.filter(pk=others[0].pk).update(is_host=True)
+        _note(table, f"{current.name} left; {others[0].name} is the host now.")
+    _bump(table)
+
+
+# A host whose page has been closed this long, while another player's is open, hands the role
+# on to the player who notices (games/tables/views.py: a player's page load).
+HOST_GONE = timedelta(minutes=5)
+
+
+@transaction.atomic
+def host_pass_if_gone(*, seat: Seat, now: datetime | None = None) -> bool:
+    """If the table's host has gone (their page closed for HOST_GONE; a host whose page never
+    held a socket is never judged gone), `seat`, whose page is open, becomes the host. Returns
+    True if it did. Safe under races: the row is locked and the host read again."""
+    when = _now(now)
+    table = _locked(seat.table_id)
+    if table.ended:
+        return False
+    host = table.seats.filter(is_host=True).first()
+    me = table.seats.filter(pk=seat.pk).first()
+    if host is None or me is None or host.pk == me.pk:
+        return False
+    if host.last_seen is None or when - host.last_seen < HOST_GONE:
+        return False
+    Seat.objects.filter(pk=host.pk).update(is_host=False)
+    Seat.objects.filter(pk=me.pk).update(is_host=True)
+    _note(table, f"{host.name} has left the table; {me.name} is the host now.")
+    _bump(table)
+    return True
 
 
 @transaction.atomic

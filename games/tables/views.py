@@ -251,6 +251,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         "form": form,
         "players": list(table.seats.order_by("position").values_list("name", flat=True)),
         "phrase": family.join_phrase(table_info(table)),
+        "rules_path": family.rules_path(table.ruleset),
         "game_title": f"{family.title} — {family.rulesets.get(table.ruleset, table.ruleset)}",
     }
     return render(request, "tables/join.html", context, status=status)
@@ -286,6 +287,8 @@ def table_view(request: HttpRequest, code: str) -> HttpResponse:
         if table.stage == Stage.LOBBY:
             return redirect("join", code=table.code)
         return _not_seated(request, table)
+    if not seat.is_host and services.host_pass_if_gone(seat=seat):
+        seat.refresh_from_db()  # the host had gone: this player is the host now
     return render_page(request, seat)
 
 
@@ -363,6 +366,36 @@ def options(request: HttpRequest, seat: Seat) -> None:
 @seat_post
 def remove_seat(request: HttpRequest, seat: Seat, seat_id: int) -> None:
     services.seat_remove(host=seat, seat_id=seat_id)
+
+
+@seat_post
+def hand_over(request: HttpRequest, seat: Seat) -> None:
+    raw = request.POST.get("seat", "")
+    seat_id = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else 0
+    services.host_hand_over(host=seat, seat_id=seat_id)
+
+
+@require_POST
+def leave(request: HttpRequest, code: str) -> HttpResponse:
+    """A player leaves the lobby (a leaving host passes the role on); their browser forgets
+    the seat and goes home."""
+    table, seat = _table_and_seat(request, code)
+    if table is None:
+        return _no_table(request)
+    if seat is None:
+        return _not_seated(request, table)
+    try:
+        services.seat_leave(seat=seat)
+    except ServiceError as error:
+        return render_page(request, seat, error=str(error), status=error.status)
+    seats = request.session.get(SESSION_SEATS, {})
+    if isinstance(seats, dict) and table.code in seats:
+        request.session[SESSION_SEATS] = {k: v for k, v in seats.items() if k != table.code}
+    if getattr(request, "htmx", False):
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("home")
+        return response
+    return redirect("home")
 
 
 @seat_post

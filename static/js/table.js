@@ -33,8 +33,23 @@
     holdBusy(panel);
     showShareButtons(panel);
     atTheTable(panel);
+    followToNextTable(panel);
     syncClockFromPage();
+    headClock(panel);
     tick();
+  }
+
+  // "Play again": once someone has opened the next table, every player's page goes there by
+  // itself (once per browser tab: a refusal, say the host took the player off, is not retried).
+  function followToNextTable(panel) {
+    const form = panel.querySelector("form[data-follow]");
+    if (!form || document.getElementById("panel-error")) return;
+    const key = "followed:" + form.dataset.follow;
+    try {
+      if (sessionStorage.getItem(key)) return;
+      sessionStorage.setItem(key, "1");
+    } catch (error) { /* no storage: follow anyway, once per page */ }
+    form.submit();
   }
 
   // --- At a table (table mode) ---------------------------------------------------------------
@@ -107,10 +122,11 @@
 
   // What the player chose or typed in the panel and has not sent yet goes into the redrawn
   // panel (any move at the table redraws every page's panel); returns the field to focus again.
-  function keepUnsent(panel, fresh) {
+  function keepUnsent(panel, fresh, sent) {
     const redrawn = fieldsOf(fresh);
     let focus = null;
     fieldsOf(panel).forEach(function (field, key) {
+      if (sent && sent.contains(field)) return; // sent: the answer shows what became of it
       const twin = redrawn.get(key);
       if (!twin || twin.type !== field.type) return;
       if (field === document.activeElement) focus = twin;
@@ -123,13 +139,18 @@
 
   function showPanel(html, version) {
     if (!html || version <= shownVersion()) return;
+    replacePanel(html, null);
+    afterPanelSwap();
+  }
+
+  function replacePanel(html, sent) {
     const panel = document.getElementById("panel");
     if (!panel) return;
     const holder = document.createElement("div");
     holder.innerHTML = html.trim();
     const fresh = holder.firstElementChild;
     if (!fresh) return;
-    const focus = keepUnsent(panel, fresh);
+    const focus = keepUnsent(panel, fresh, sent);
     // Redrawn in place: a form's answer on its way still finds the panel (htmx chose its target
     // when the form was sent), so it is shown if it is as new as this, and dropped if older.
     for (const attr of [...panel.attributes]) panel.removeAttribute(attr.name);
@@ -137,7 +158,6 @@
     panel.replaceChildren(...fresh.childNodes);
     if (window.htmx) window.htmx.process(panel);
     if (focus) focus.focus();
-    afterPanelSwap();
   }
 
   // Only the public status moved (a count, the clock): the box is swapped, the rest of the
@@ -157,11 +177,23 @@
   }
 
   // An htmx answer (a form's new panel) older than the panel shown is not swapped in.
+  // A form's answer is swapped in here rather than by htmx, so that what the player typed in
+  // the panel's other forms and has not sent stays (the form just sent shows what the server
+  // made of it).
   document.body.addEventListener("htmx:beforeSwap", function (event) {
     const target = event.detail.target;
     if (!target || target.id !== "panel") return;
-    const match = /data-version="(\d+)"/.exec(event.detail.xhr.responseText || "");
-    if (match && Number(match[1]) < shownVersion()) event.detail.shouldSwap = false;
+    const html = event.detail.xhr.responseText || "";
+    const match = /data-version="(\d+)"/.exec(html);
+    if (match && Number(match[1]) < shownVersion()) {
+      event.detail.shouldSwap = false;
+      return;
+    }
+    if (!event.detail.shouldSwap || !match) return;
+    event.detail.shouldSwap = false;
+    const sent = event.detail.requestConfig ? event.detail.requestConfig.elt : null;
+    replacePanel(html, sent && sent.closest ? sent.closest("form") || sent : null);
+    afterPanelSwap(true);
   });
   document.body.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail.target && event.detail.target.id === "panel") afterPanelSwap(true);
@@ -232,11 +264,59 @@
   // The tab tells a player in another tab that the game needs them: its title and its icon.
   const icon = document.getElementById("favicon");
   const plainIcon = icon ? icon.getAttribute("href") : "";
+  let wanted = false; // whether the page already called for this seat's attention
   function markTitle(attention) {
     document.title = attention ? "(!) " + title : title;
     if (icon && icon.dataset.attention) {
       icon.setAttribute("href", attention ? icon.dataset.attention : plainIcon);
     }
+    if (attention && !wanted) callForAttention();
+    wanted = attention;
+  }
+
+  // When the game newly needs this seat: a short vibration where the phone has one, and a short
+  // tone if the player switched the sound on (browsers allow sound only after a tap, which the
+  // switch is). Nothing on the first load: the player is looking already.
+  let loaded = false;
+  function callForAttention() {
+    if (!loaded) return;
+    if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
+    if (soundOn()) beep();
+    table.dataset.called = String(Number(table.dataset.called || 0) + 1);
+  }
+  function soundOn() {
+    try { return localStorage.getItem("sound") === "on"; } catch (error) { return false; }
+  }
+  let audio = null;
+  function beep() {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.frequency.value = 660;
+      gain.gain.setValueAtTime(0.15, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+      tone.connect(gain).connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.35);
+    } catch (error) { /* no audio here */ }
+  }
+  const soundSwitch = document.getElementById("sound");
+  if (soundSwitch) {
+    soundSwitch.checked = soundOn();
+    soundSwitch.addEventListener("change", function () {
+      try { localStorage.setItem("sound", soundSwitch.checked ? "on" : "off"); } catch (error) { /* private mode */ }
+      if (soundSwitch.checked) beep();
+    });
+  }
+
+  // The header, which stays at the top while the page scrolls, repeats the panel's countdown.
+  function headClock(panel) {
+    const holder = document.getElementById("head-clock");
+    if (!holder) return;
+    const source = (panel || document).querySelector("#panel time.countdown, time.countdown");
+    holder.hidden = !source;
+    if (source) holder.textContent = source.textContent;
   }
 
   // --- Countdown ------------------------------------------------------------------------
@@ -245,7 +325,7 @@
   let clockOffsetMs = 0;
 
   function syncClockFromPage() {
-    const el = document.querySelector("time.countdown");
+    const el = document.querySelector("#panel time.countdown");
     if (!el) return;
     const serverNow = Date.parse(el.dataset.now);
     if (!Number.isNaN(serverNow)) clockOffsetMs = serverNow - Date.now();
@@ -270,6 +350,7 @@
         setTimeout(catchUp, 1200);
       }
     });
+    headClock(document.getElementById("panel"));
   }
 
   // --- Chat -----------------------------------------------------------------------------
@@ -420,6 +501,7 @@
   }, 30000);
 
   afterPanelSwap();
+  loaded = true;
   setInterval(tick, 1000);
   connect();
 })();

@@ -211,6 +211,24 @@ def _cancel(visitor: str, phase: str) -> Expect:
     return None
 
 
+def _hand_over(visitor: str, phase: str) -> Expect:
+    if _outsider(visitor):
+        return 403, NOT_SEATED
+    if visitor == "player":
+        return 403, ONLY_HOST
+    if phase in (REVEAL, CANCELLED):
+        return 409, "This game is over."
+    return 400, "Choose another player at this table."
+
+
+def _leave(visitor: str, phase: str) -> Expect:
+    if _outsider(visitor):
+        return 403, NOT_SEATED
+    if phase == LOBBY:
+        return None
+    return 409, LOBBY_ONLY[phase]
+
+
 def _chat(visitor: str, phase: str) -> Expect:
     if _outsider(visitor):
         return 403, NOT_SEATED
@@ -287,6 +305,15 @@ ROUTES: list[Route] = [
         _host_lobby_form(None),
     ),
     Route("cancel", "POST", lambda w, p: url("cancel", _code(w, p)), lambda w: {}, _cancel),
+    Route(
+        "hand_over",
+        "POST",
+        # Another table's seat: the host hands the role to a player of their own table only.
+        lambda w, p: url("hand_over", _code(w, p)),
+        lambda w: {"seat": w.other.seats["Yan"].pk},
+        _hand_over,
+    ),
+    Route("leave", "POST", lambda w, p: url("leave", _code(w, p)), lambda w: {}, _leave),
     Route(
         "move/action",
         "POST",

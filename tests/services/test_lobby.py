@@ -55,8 +55,8 @@ def test_create_seats_the_host_in_a_new_lobby() -> None:
     assert table.options == {
         "deck": [],
         "day_minutes": 30,
-        "night_minutes": None,
-        "vote_minutes": None,
+        "night_minutes": 5,
+        "vote_minutes": 5,
         "rules_phrase": True,
     }
     assert table.deadline is None and table.state is None
@@ -221,9 +221,9 @@ def test_join_seats_players_in_order() -> None:
 
 def test_join_requires_the_rules_phrase_in_house_games() -> None:
     host = create()
-    with pytest.raises(ServiceError, match="The Ocean Chose Me"):
+    with pytest.raises(ServiceError, match="Type the phrase the rules ask for"):
         services.seat_join(table=host.table, name="Ben")
-    with pytest.raises(ServiceError, match="The Ocean Chose Me"):
+    with pytest.raises(ServiceError, match="Type the phrase the rules ask for"):
         services.seat_join(table=host.table, name="Ben", phrase="the ocean")
     assert host.table.seats.count() == 1
     seat = services.seat_join(table=host.table, name="Ben", phrase="the OCEAN chose me!!")

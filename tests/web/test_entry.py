@@ -180,7 +180,8 @@ def test_visiting_a_lobby_without_a_seat_leads_to_the_join_page(client: Client) 
     page = client.get(url("join", table.code))
     assert page.status_code == 200
     body = text(page)
-    assert "The Ocean Chose Me" in body
+    assert "The Ocean Chose Me" not in body  # issue 30: asked for, not given away
+    assert url("onenight_rules", "house") in raw(page)
     assert "At the table: Ann, Ben." in body
     assert "One Night — House rules" in body
     assert 'name="phrase"' in raw(page)
@@ -219,7 +220,7 @@ def test_join_requires_the_phrase(client: Client, phrase: str) -> None:
     table = create_lobby(["Ann"])
     response = client.post(url("join", table.code), {"name": "Ben", "phrase": phrase})
     assert response.status_code == 400
-    assert any("The Ocean Chose Me" in a for a in alerts(response)), alerts(response)
+    assert any("Type the phrase the rules ask for" in a for a in alerts(response)), alerts(response)
     assert table.table.seats.count() == 1
     assert seat_in_session(client, table.code) is None
     assert 'value="Ben"' in raw(response)  # what was typed is kept

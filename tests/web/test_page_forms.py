@@ -40,6 +40,8 @@ CORE_VIEWS = {
     "move",
     "chat",
     "play_again",
+    "hand_over",
+    "leave",
 }
 
 

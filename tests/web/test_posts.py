@@ -716,7 +716,7 @@ def test_play_again_moves_everyone_to_one_new_table() -> None:
     assert seat is not None and seat.name == "Ben"
     # The old page now says where the new table is.
     page = ben.get(url("table", table.code))
-    assert "A new game with the same players is ready." in raw(page)
+    assert "A new game with the same players is ready" in raw(page)
     assert "Go to the new game" in raw(page)
     cat = client_for(table, "Cat")
     response = cat.post(url("play_again", table.code), **HTMX)

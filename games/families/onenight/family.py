@@ -12,6 +12,8 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from django.urls import reverse
+
 from games.tables.family import PUBLIC, Change, Channel, NotNow, Panel, SeatInfo, TableInfo
 
 from . import options as table_options
@@ -50,6 +52,9 @@ class OneNight:
 
     def join_phrase(self, table: TableInfo) -> str | None:
         return table_options.RULES_PHRASE if table.options.get("rules_phrase") else None
+
+    def rules_path(self, ruleset: str) -> str:
+        return reverse("onenight_rules", args=[ruleset])
 
     def lobby(self, table: TableInfo, viewer: SeatInfo | None) -> Panel:
         return panels.lobby(table, viewer)

@@ -17,19 +17,21 @@ from .engine.deck import MIN_PLAYERS
 # rules/000 s5e: players show they read the rules by typing this phrase.
 RULES_PHRASE = "The Ocean Chose Me"
 DAY_MINUTES = 30  # rules/000 s3c: "a 30 minute time limit" on the day's discussion
+NIGHT_MINUTES = 5  # the default limits: the host may lengthen or clear them
+VOTE_MINUTES = 5
 MAX_DAY_MINUTES = 24 * 60
 MAX_LIMIT_MINUTES = 24 * 60
 
 
 def defaults(ruleset: str) -> dict[str, Any]:
     """A new table's options: the suggested deck (an empty list follows the table's size), a
-    30-minute day, no time limit on the night or the vote, and the rules phrase for the house
-    rules only (rules/000 s5e)."""
+    30-minute day, five minutes for the night and for the vote (so nobody stalls the table;
+    issue 30, docs/rules.md 7), and the rules phrase for the house rules only (rules/000 s5e)."""
     return {
         "deck": [],
         "day_minutes": DAY_MINUTES,
-        "night_minutes": None,
-        "vote_minutes": None,
+        "night_minutes": NIGHT_MINUTES,
+        "vote_minutes": VOTE_MINUTES,
         "rules_phrase": ruleset == Ruleset.HOUSE.value,
     }
 

@@ -108,6 +108,13 @@ class OneNightView:
     def is_host(self) -> bool:
         return self.me is not None and self.me.is_host
 
+    @property
+    def mine(self) -> RevealRow | None:
+        """This seat's own line of the reveal (its banner: won or lost, its cards)."""
+        if self.reveal is None or self.me is None:
+            return None
+        return next((r for r in self.reveal.rows if r.name == self.me.name), None)
+
 
 @dataclass(frozen=True, slots=True)
 class DeckRow:

@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from django.urls import reverse
+
 from games.tables.family import PUBLIC, Change, Channel, Panel, SeatInfo, TableInfo
 
 from . import options as table_options
@@ -50,6 +52,9 @@ class Werewolf:
 
     def join_phrase(self, table: TableInfo) -> str | None:
         return None
+
+    def rules_path(self, ruleset: str) -> str:
+        return reverse("werewolf_roles", args=[ruleset])
 
     def lobby(self, table: TableInfo, viewer: SeatInfo | None) -> Panel:
         return panels.lobby(table, viewer)
