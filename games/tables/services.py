@@ -405,6 +405,15 @@ def seat_leave(*, seat: Seat) -> None:
 HOST_GONE = timedelta(minutes=5)
 
 
+def host_seems_gone(table: Table, now: datetime | None = None) -> bool:
+    """A read without a lock, for every page load: whether `host_pass_if_gone` is worth its
+    locked transaction."""
+    if table.ended:
+        return False
+    since = _now(now) - HOST_GONE
+    return Seat.objects.filter(table=table, is_host=True, last_seen__lt=since).exists()
+
+
 @transaction.atomic
 def host_pass_if_gone(*, seat: Seat, now: datetime | None = None) -> bool:
     """If the table's host has gone (their page closed for HOST_GONE; a host whose page never

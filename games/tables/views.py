@@ -287,8 +287,10 @@ def table_view(request: HttpRequest, code: str) -> HttpResponse:
         if table.stage == Stage.LOBBY:
             return redirect("join", code=table.code)
         return _not_seated(request, table)
-    if not seat.is_host and services.host_pass_if_gone(seat=seat):
-        seat.refresh_from_db()  # the host had gone: this player is the host now
+    # A host whose page has been closed a while hands the role to this player (whoever notices).
+    gone = not seat.is_host and services.host_seems_gone(table)
+    if gone and services.host_pass_if_gone(seat=seat):
+        seat.refresh_from_db()
     return render_page(request, seat)
 
 
