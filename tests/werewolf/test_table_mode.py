@@ -127,6 +127,7 @@ def test_a_classic_game_moderated_at_the_table_ends_as_the_scenario_runner_says(
     assert mod.game().state.phase.kind == "day"  # every role called: dawn
     page = mod.page()
     assert "Last night died: Fay." in page
+    assert "Last words: Fay (the first night's dead always speak)." in page  # 004 III
     assert "Cat: Ann shows as: werewolf." in page
     # The sheriff election, counted the normal way (voters tapped under their candidate).
     votes = {

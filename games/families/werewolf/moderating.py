@@ -482,6 +482,13 @@ def _read_out(game: Game) -> tuple[tuple[str, ...], tuple[str, ...]]:
                 lines.append(f"{player} {text}.")
     else:
         lines.append("Nobody died last night.")
+    if hide_causes and night.dead:
+        # 004 III: "first night deceased must have last words, subsequent depends on rules".
+        first = night.phase.number == 1
+        lines.append(
+            f"Last words: {', '.join(night.dead)}"
+            + (" (the first night's dead always speak)." if first else ", if your table allows.")
+        )
     if night.injured:
         lines.append(f"Injured (a telltale wound): {', '.join(night.injured)}.")
     if night.silenced:
