@@ -135,3 +135,44 @@ def test_an_oxford_call_and_a_forum_game_dealt_by_the_app(
     page.get_by_role("button", name="Deal and start the game").click()
     expect(page.locator("#mod-call h2")).to_have_text("The werewolves")
     expect(page.locator("#mod-players tr")).to_have_count(5)
+
+
+FORUM = {"Ann": "werewolf", "Ben": "seer", "Cat": "protector", "Dan": "villager", "Eve": "villager"}
+FORUM_SCENARIO = {
+    "ruleset": "forum",
+    "players": list(FORUM),
+    "roles": FORUM,
+    "phases": [
+        {
+            "night": {
+                "actions": {
+                    "Ann": {"kill": "Dan"},
+                    "Ben": {"see": "Ann"},
+                    "Cat": {"protect": "Ben"},
+                }
+            }
+        },
+        {"day": {"votes": {"Ben": "Ann", "Cat": "Ann", "Eve": "Ann", "Ann": "Ben"}}},
+    ],
+}
+
+
+def test_a_forum_game_moderated_to_its_end(
+    live_server: LiveServer, new_player_page: NewPlayerPage
+) -> None:
+    page = new_player_page("Moderator", phone=True)
+    _open(page, live_server.url, "forum", list(FORUM))
+    _enter_cards(page, FORUM)
+    _tap(page, "Dan")  # the pack
+    _tap(page, "Ann")  # the seer
+    _tap(page, "Ben")  # the protector
+    expect(page.locator("#mod-dawn")).to_contain_text("Dan")
+    expect(page.locator("#mod-dawn")).to_contain_text("Ben: Ann shows as")
+    for voter, target in {"Ben": "Ann", "Cat": "Ann", "Eve": "Ann", "Ann": "Ben"}.items():
+        page.get_by_label(f"{voter} for {target}", exact=True).check()
+    expect(page.locator('#mod-vote fieldset[data-candidate="Ann"] .vote-tally')).to_have_text("3")
+    _press(page, "End the vote: count")
+    expected = run_scenario(FORUM_SCENARIO)
+    expect(page.locator("#mod-end")).to_contain_text(f"The {expected['winner']} win")
+    for player in expected["alive"]:
+        expect(page.locator("#mod-players tr", has_text=player)).to_contain_text("alive")
