@@ -271,3 +271,6 @@ TABLE_JOINS_PER_MINUTE = int(os.environ.get("ONENIGHT_TABLE_JOINS_PER_MINUTE", "
 # seat's page shows the `!link` command that plays it from Discord. The bot itself runs apart:
 # python manage.py run_discord_bot, with DISCORD_TOKEN.
 DISCORD_BOT_NAME = os.environ.get("ONENIGHT_DISCORD_BOT_NAME", "").strip()
+# The app's public address (e.g. https://werewolf.example.org), for links the Discord bot sends
+# (the rules page). Unset: the bot names the pages without links.
+SITE_URL = os.environ.get("ONENIGHT_SITE_URL", "").strip().rstrip("/")

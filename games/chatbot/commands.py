@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import transaction
 
 from games.families.onenight.engine import CENTRE_POSITIONS, Ruleset
@@ -297,11 +298,20 @@ def _new(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
     if channel_id is not None:
         _channel_for(table, account, channel_id)
     low, high = family_named(FAMILY).seat_limits(wanted)
+    rules = family_named(FAMILY).rules_path(wanted)
+    site = getattr(settings, "SITE_URL", "")
     text = (
         f"{seat.name} opened One Night game **{table.code}** "
         f"({family_named(FAMILY).rulesets[wanted]}). Join with `!join {table.code}`; "
         f"{seat.name} deals with `!start {table.code}` once {low} to {high} players sit."
     )
+    if table.options.get("rules_phrase"):
+        text += (
+            f" These rules ask each player for the phrase they hold (rules/000 s5e):"
+            f" `!join {table.code} <phrase>`."
+        )
+    if site:
+        text += f" The rules: {site}{rules}"
     return _say(text, private=channel_id is None)
 
 
