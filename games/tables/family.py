@@ -196,6 +196,9 @@ class Family(Protocol):
         """The host or staff stop the game; nobody's secrets are revealed."""
         ...
 
+    # Optional: `takes_back_end(table, kind) -> bool`, whether a move of `kind` may take back
+    # the end of a finished game (table mode's undo of a mis-tap that ended it).
+
 
 _FAMILIES: dict[str, Family] = {}
 

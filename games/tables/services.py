@@ -189,6 +189,10 @@ def _apply(
     }
     if change.finished and table.finished_at is None:
         updates["finished_at"] = timezone.now()
+    if table.stage == Stage.OVER and not change.finished:
+        # The end taken back (table mode's undo): the game goes on, its dead are those it says.
+        updates["finished_at"] = None
+        Seat.objects.filter(table=table, alive=False).exclude(pk__in=change.dead).update(alive=True)
     only = None
     same_stage = stage == table.stage and same_step
     if change.redraw is not None and same_stage:
@@ -374,6 +378,9 @@ def host_hand_over(*, host: Seat, seat_id: int) -> None:
     new = table.seats.filter(pk=seat_id).first()
     if new is None or new.pk == host.pk:
         raise ServiceError("Choose another player at this table.")
+    if new.last_seen is None:
+        # A seat played without a device (a game moderated at a table) could not host.
+        raise ServiceError(f"{new.name} has no screen open at this table: choose a player who has.")
     Seat.objects.filter(pk=host.pk).update(is_host=False)
     Seat.objects.filter(pk=new.pk).update(is_host=True)
     _note(table, f"{new.name} is the host now.")
@@ -535,10 +542,13 @@ def seat_move(*, seat: Seat, kind: str, fields: Fields, now: datetime | None = N
     the table as stored after it."""
     held = _at_table(seat.table_id, seat.pk)
     table = held.table
-    _expect(table, Stage.PLAYING)
+    game = _family(table)
+    takes_back = getattr(game, "takes_back_end", None)
+    if not (table.stage == Stage.OVER and takes_back is not None and takes_back(held.info, kind)):
+        _expect(table, Stage.PLAYING)
     assert held.seat is not None
     try:
-        change = _family(table).move(held.info, seat_info(held.seat), kind, fields, _now(now))
+        change = game.move(held.info, seat_info(held.seat), kind, fields, _now(now))
     except FamilyError as error:
         raise _refused(error) from None
     _apply(table, change, seat=held.seat, kind=kind, fields=fields, seats=held.seats)

@@ -63,6 +63,8 @@ def test_a_classic_game_moderated_on_a_phone(
     _tap(page, "Nothing tonight")
     expect(page.locator("#mod-call h2")).to_have_text("Cat (Seer)")
     _tap(page, "Ann")
+    expect(page.locator("#mod-calls")).to_contain_text("Show them: Ann shows as werewolf.")
+    _press(page, "Daybreak")
     # Daybreak: the dead without causes (rules/004), what to tell the seer.
     expect(page.locator("#mod-dawn")).to_contain_text("Last night died: Fay.")
     expect(page.locator("#mod-dawn")).to_contain_text("Cat: Ann shows as: werewolf.")
@@ -89,9 +91,9 @@ def test_a_classic_game_moderated_on_a_phone(
     _press(page, "Undo the last step")
     expect(page.locator("#mod-call h2")).to_have_text("The werewolves")
     _tap(page, "Cat")
-    _tap(page, "Save Cat")
-    _tap(page, "Nothing tonight")
+    _tap(page, "Save Cat")  # one potion a night: the poison's call is settled with it
     _tap(page, "Ben")
+    _press(page, "Daybreak")
     expect(page.locator("#mod-dawn")).to_contain_text("Nobody died last night.")
     _press(page, "End the discussion: to the vote")
     # Day 2, the advanced way: who voted for whom, counted at the end; 2.5 against 2.
@@ -166,6 +168,7 @@ def test_a_forum_game_moderated_to_its_end(
     _tap(page, "Dan")  # the pack
     _tap(page, "Ann")  # the seer
     _tap(page, "Ben")  # the protector
+    _press(page, "Daybreak")
     expect(page.locator("#mod-dawn")).to_contain_text("Dan")
     expect(page.locator("#mod-dawn")).to_contain_text("Ben: Ann shows as")
     for voter, target in {"Ben": "Ann", "Cat": "Ann", "Eve": "Ann", "Ann": "Ben"}.items():

@@ -19,6 +19,9 @@ pytestmark = pytest.mark.django_db
 
 def test_the_host_hands_the_role_over_and_only_the_host_can() -> None:
     table = create_lobby(["Ann", "Ben", "Cat"])
+    with pytest.raises(services.ServiceError, match="no screen open"):
+        services.host_hand_over(host=table.seat("Ann"), seat_id=table.seat("Ben").pk)
+    Seat.objects.filter(table=table.table).update(last_seen=timezone.now())
     with pytest.raises(services.NotAllowedError):
         services.host_hand_over(host=table.seat("Ben"), seat_id=table.seat("Cat").pk)
     services.host_hand_over(host=table.seat("Ann"), seat_id=table.seat("Ben").pk)

@@ -124,7 +124,10 @@ def test_a_classic_game_moderated_at_the_table_ends_as_the_scenario_runner_says(
     assert "poison" in page  # the witch's second potion is called next
     mod.night("Dan", "poison", "")
     page = mod.night("Cat", "check", "Ann")
-    assert mod.game().state.phase.kind == "day"  # every role called: dawn
+    assert "Show them: Ann shows as werewolf." in page  # the seer's answer, at once
+    assert mod.game().state.phase.kind == "night"  # the moderator ends the night
+    mod.post("advance", {})
+    assert mod.game().state.phase.kind == "day"
     page = mod.page()
     assert "Last night died: Fay." in page
     assert "Last words: Fay (the first night's dead always speak)." in page  # 004 III
@@ -155,9 +158,10 @@ def test_a_classic_game_moderated_at_the_table_ends_as_the_scenario_runner_says(
     mod.night("Ben", "kill", "Cat")
     page = mod.page()
     assert "Save Cat" in page  # the witch is told the victim
-    mod.night("Dan", "save", "yes")
-    mod.night("Dan", "poison", "")  # one potion a night
+    page = mod.night("Dan", "save", "yes")
+    assert 'data-key="poison"' in page and "Dan (Witch)</strong>: nothing" in page  # one potion
     mod.night("Cat", "check", "Ben")
+    mod.post("advance", {})
     page = mod.page()
     assert "Nobody died last night." in page
     mod.post("advance", {})
@@ -257,3 +261,96 @@ def test_only_the_moderator_moves_and_a_refused_tap_changes_nothing() -> None:
     answer = stranger.post(reverse("move", args=[mod.code, "night"]), {"as": mod.seats["Ann"]})
     assert answer.status_code in (302, 403)
     assert Table.objects.get(pk=mod.table.pk).version == version
+
+
+def _calls(page: str) -> list[str]:
+    return re.findall(r'<li class="[^"]*" data-key="([a-z_]*)">\s*<strong>([^<]+)</strong>', page)
+
+
+def test_oxford_werewolves_maul_one_by_one() -> None:
+    cards = {
+        "Ann": "werewolf",
+        "Ben": "werewolf",
+        "Cat": "trapper",
+        "Dan": "villager",
+        "Eve": "villager",
+        "Fay": "wolfsbane",
+    }
+    mod = Moderator("oxford", list(cards))
+    mod.deal(cards)
+    mod.post("advance", {})  # night 1: they meet; nobody acts
+    mod.post("advance", {})  # day 1: no call
+    assert mod.game().state.phase.label == "night 2"
+    mod.night("Ann", "maul", "Dan")
+    mod.night("Ben", "maul", "Eve")
+    choices = mod.game().state.choices
+    assert choices["Ann"]["maul"] == "Dan" and choices["Ben"]["maul"] == "Eve"
+
+
+def test_undo_takes_back_the_end_and_a_daybreak_keeps_the_nights_calls() -> None:
+    cards = {
+        "Ann": "werewolf",
+        "Ben": "wolfsbane",
+        "Cat": "trapper",
+        "Dan": "villager",
+        "Eve": "villager",
+    }
+    mod = Moderator("oxford", list(cards))
+    mod.deal(cards)
+    mod.post("advance", {})
+    mod.post("smite", {"target": mod.seats["Ann"]})  # a mis-tap: the last werewolf
+    mod.table.refresh_from_db()
+    assert mod.table.stage == "over"
+    mod.post("undo", {})
+    mod.table.refresh_from_db()
+    assert mod.table.stage == "playing" and "Ann" in mod.game().state.alive
+    assert Seat.objects.get(pk=mod.seats["Ann"]).alive
+    # Night 2: every call made, daybreak, then undo: the calls are still made.
+    mod.post("advance", {})
+    mod.night("Ann", "maul", "Dan")
+    mod.night("Ben", "protect", "Dan")
+    mod.night("Cat", "trap", "Dan")
+    before = _calls(mod.page())
+    mod.post("advance", {})
+    mod.post("undo", {})
+    assert _calls(mod.page()) == before
+    assert "Everyone has been called" in mod.page()
+
+
+def test_a_double_tap_is_refused_and_changes_nothing() -> None:
+    mod = Moderator("classic", list(CLASSIC))
+    mod.deal(CLASSIC)
+    version = Table.objects.get(pk=mod.table.pk).version
+    mod.post(
+        "night",
+        {"as": mod.seats["Ann"], "key": "kill", "target": mod.seats["Fay"], "version": version},
+    )
+    page = mod.post(
+        "night",
+        {"as": mod.seats["Ann"], "key": "kill", "target": mod.seats["Gus"], "version": version},
+        409,
+    )
+    assert "moved on" in page
+    assert mod.game().state.choices["Ann"]["kill"] == "Fay"
+
+
+def test_a_dead_role_is_still_called_in_its_place() -> None:
+    mod = Moderator("classic", list(CLASSIC))
+    mod.deal(CLASSIC)
+    mod.night("Ann", "kill", "Cat")  # the seer dies tonight
+    mod.night("Dan", "save", "no")
+    mod.night("Dan", "poison", "")
+    mod.night("Cat", "check", "Ben")
+    mod.post("advance", {})
+    mod.post("sheriff_votes", {})  # nobody elected
+    mod.post("advance", {})
+    mod.post("votes", {})
+    assert mod.game().state.phase.label == "night 2"
+    calls = _calls(mod.page())
+    assert [title for _, title in calls] == ["The werewolves", "Dan (Witch)", "Dan (Witch)", "Seer"]
+    page = mod.post("night", {"as": mod.seats["Ann"], "key": "kill", "target": mod.seats["Fay"]})
+    mod.night("Dan", "save", "no")
+    page = mod.night("Dan", "poison", "")
+    assert "Called: next" in page  # the dead seer's call is the current one
+    page = mod.post("called", {"role": "seer"})
+    assert "Everyone has been called" in page

@@ -79,6 +79,10 @@ class Werewolf:
     ) -> Change:
         return play.move(table, seat, kind, fields, now)
 
+    def takes_back_end(self, table: TableInfo, kind: str) -> bool:
+        """At a table the moderator may undo the mis-tap that ended the game."""
+        return kind == "undo" and bool(table.options.get("table_mode"))
+
     def on_deadline(self, table: TableInfo, now: datetime) -> Change:
         return play.on_deadline(table, now)
 

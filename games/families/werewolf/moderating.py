@@ -36,19 +36,29 @@ from .engine import (
 from .engine.causes import described
 from .engine.day import SHERIFF_WEIGHT
 from .engine.forms import Form, forms_for
+from .engine.night import current_victim
 from .engine.report import phase_reports
 from .engine.roles import Timing
 
 UNDO_DEPTH = 50
-# The order the moderator calls the night's roles in. rules/004 III: "Werewolf kill -> Witch
-# use medicine -> Seer check -> Other role skills", then its list; rules/001 and rules/003 name
-# no order for calling, so the pack first (its victim is what the others react to), then the
-# document's order of the roles. Keys not listed come after, in the engine's order.
+# The order the moderator calls the night's roles in, after the pack's shared choice. rules/004
+# III: "Werewolf kill -> Witch use medicine -> Seer check -> Other role skills", then its list;
+# rules/001 and rules/003 name no calling order, so the document's order of the roles.
 CALL_ORDER: Mapping[str, tuple[str, ...]] = {
-    "forum": ("kill", "see", "protect"),
-    "oxford": ("maul", "protect", "trap"),
-    "classic": ("kill", "charm", "save", "poison", "check", "guard", "silence", "read_grave"),
+    "forum": ("werewolf", "seer", "protector"),
+    "oxford": ("werewolf", "wolfsbane", "trapper"),
+    "classic": (
+        "wolf_beauty",
+        "witch",
+        "seer",
+        "guardian",
+        "stone_ghost",
+        "silencer",
+        "grave_keeper",
+    ),
 }
+# 004 II Witch: one potion a night; choosing one sets the other aside.
+ONE_POTION = ("save", "poison")
 COUNTS = ("normal", "advanced")  # rules/004 III's two ways of counting a vote
 
 
@@ -94,6 +104,7 @@ def _remember(raw: dict[str, Any]) -> dict[str, Any]:
         "moves": len(raw["moves"]),
         "done": list(raw.get("done") or []),
         "addressed": dict(raw.get("addressed") or {}),
+        "called": list(raw.get("called") or []),
         "accusation": raw.get("accusation"),
     }
     return {**raw, "undo": [*(raw.get("undo") or [])[-(UNDO_DEPTH - 1) :], snapshot]}
@@ -109,6 +120,7 @@ def undo(raw: dict[str, Any]) -> dict[str, Any]:
         "moves": raw["moves"][: last["moves"]],
         "done": last["done"],
         "addressed": last["addressed"],
+        "called": last.get("called", []),
         "accusation": last["accusation"],
         "undo": history,
     }
@@ -124,7 +136,7 @@ def _night_choice(
     form = next((f for f in night if f.key == key), None)
     if form is None:
         raise NotNow(f"{player} has no such choice to make now.")
-    if form.group_key:
+    if _shared(game, form):
         members = [
             p
             for p in game.state.living()
@@ -136,6 +148,7 @@ def _night_choice(
     addressed = {k: list(v) for k, v in (raw.get("addressed") or {}).items()}
     for member in members:
         choice = dict(game.state.choices.get(member, {}))
+        settled = {key}
         if key == "save":
             if value in ("yes", "1", "on"):
                 choice["save"] = True
@@ -147,8 +160,12 @@ def _night_choice(
                 choice.pop(key, None)
             else:
                 choice[key] = target
+        if key in ONE_POTION and choice.get(key):
+            other = next(k for k in ONE_POTION if k != key)
+            choice.pop(other, None)
+            settled.add(other)
         raw, game = _send(raw, game, NightAction(member, choice))
-        addressed[member] = sorted({*addressed.get(member, []), key})
+        addressed[member] = sorted({*addressed.get(member, []), *settled})
     raw = {**raw, "addressed": addressed}
     done = set(raw.get("done") or [])
     for member in members:
@@ -163,12 +180,16 @@ def move(
 ) -> tuple[dict[str, Any], Game, Game]:
     """A move of the moderator (the host's seat) at a table-mode game: (state, game before,
     game after)."""
-    from .play import _advance_if_all_done, game_of
+    from .play import game_of
 
     if not seat.is_host:
         raise NotAllowed("Only the moderator can do that.")
     raw = dict(table.state)
     before = game_of(raw)
+    posted = _one(fields, "version")
+    if posted and posted != str(table.version):
+        # A second tap on a button the first tap already answered: the game has moved on.
+        raise NotNow("The game has moved on since that screen: look again and tap once.")
     if kind == "undo":
         raw = undo(raw)
         return raw, before, game_of(raw)
@@ -184,7 +205,13 @@ def move(
         if player is None:
             raise FamilyError("Say whose choice this is.")
         raw, game = _night_choice(raw, game, player, fields)
-        raw, game = _advance_if_all_done(raw, game)
+        # No daybreak by itself: the moderator may still show a seer her answer, or change a
+        # choice; "Daybreak" ends the night.
+    elif kind == "called":
+        role = _one(fields, "role")
+        if role not in game.setup.ruleset.roles:
+            raise FamilyError("Say which role was called.")
+        raw = {**raw, "called": sorted({*(raw.get("called") or []), role})}
     elif kind in ("vote", "sheriff_vote"):
         if player is None:
             raise FamilyError("Say who votes.")
@@ -197,7 +224,7 @@ def move(
             value = _one(fields, f"vote_{seat_id}")
             if not value or name not in game.state.alive:
                 continue
-            target = _player(raw, value, nobody=kind == "votes")
+            target = None if value == "abstain" else _player(raw, value, nobody=kind == "votes")
             made = Vote(name, target) if kind == "votes" else SheriffVote(name, target)
             raw, game = _send(raw, game, made)
         raw, game = _send(raw, game, Advance())
@@ -265,6 +292,9 @@ class Call:
     save: bool = False  # the witch's antidote: yes or no on the victim
     dead: bool = False  # a role called for secrecy only: nothing to enter
     result: str = ""  # what the moderator shows the player (a seer's answer), once chosen
+    role: str = ""  # the role called (a call for secrecy is marked done by it)
+    victim: str = ""  # for the antidote: whom the pack attacked, even if she may not save them
+    chosen_value: str = ""  # the current choice as the form posts it
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,21 +377,35 @@ def _seen_now(game: Game, player: str) -> str:
     return " ".join(f"{who} shows as {what.replace('_', ' ')}." for who, what in seen.items())
 
 
+def _shared(game: Game, form: Form) -> bool:
+    """Whether the pack chooses once for all (rules/001's plurality, rules/004's agreement);
+    rules/003's werewolves maul one by one."""
+    return form.group_key and game.setup.ruleset.pack != "individual"
+
+
 def _calls(game: Game, raw: Mapping[str, Any]) -> list[Call]:
+    """Tonight's calls in the ruleset's calling order: the pack's choice, each role's, and the
+    roles called for secrecy (their players dead, or with nothing left to do: the moderator
+    calls them all the same, or the table would learn it)."""
     state = game.state
+    setup = game.setup
     seats = raw["seats"]
     addressed = raw.get("addressed") or {}
-    order = CALL_ORDER.get(game.setup.ruleset.name, ())
-    calls: list[Call] = []
-    pack_done: set[str] = set()
+    called = set(raw.get("called") or ())
+    order = CALL_ORDER.get(setup.ruleset.name, ())
+    calls: list[tuple[tuple[int, int, int], Call]] = []
+    shared_done: set[str] = set()
+    roles_called: set[str] = set()
     for player in state.living():
-        for form in forms_for(state, player):
+        role = setup.roles[player]
+        for index, form in enumerate(forms_for(state, player)):
             if form.kind != "night":
                 continue
-            if form.group_key:
-                if form.key in pack_done:
+            shared = _shared(game, form)
+            if shared:
+                if form.key in shared_done:
                     continue
-                pack_done.add(form.key)
+                shared_done.add(form.key)
                 members = tuple(
                     p
                     for p in state.living()
@@ -371,54 +415,70 @@ def _calls(game: Game, raw: Mapping[str, Any]) -> list[Call]:
             else:
                 members = (player,)
                 title = _label(game, player)
+                roles_called.add(role.name)
             chosen = state.choices.get(player, {}).get(form.key)
             if form.key == "save":
-                label = "yes" if chosen else ""
+                label, value = ("yes", "yes") if chosen else ("", "")
+            elif chosen == NOBODY:
+                label, value = "Nobody", NOBODY
             else:
-                label = "Nobody" if chosen == NOBODY else str(chosen or "")
+                label = str(chosen or "")
+                value = str(seats.get(chosen, "")) if chosen else ""
             done = all(form.key in addressed.get(m, []) for m in members)
             investigates = form.key in ("see", "check") and done and chosen
-            calls.append(
-                Call(
-                    title=title,
-                    players=members,
-                    as_seat=seats[player],
-                    key=form.key,
-                    summary=form.summary,
-                    section=form.section,
-                    choices=_choices(form, seats),
-                    chosen=label,
-                    done=done,
-                    save=form.key == "save",
-                    result=_seen_now(game, player) if investigates else "",
-                )
+            victim = current_victim(state) if form.key == "save" else None
+            call = Call(
+                title=title,
+                players=members,
+                as_seat=seats[player],
+                key=form.key,
+                summary=form.summary,
+                section=form.section,
+                choices=_choices(form, seats),
+                chosen=label,
+                done=done,
+                save=form.key == "save",
+                result=_seen_now(game, player) if investigates else "",
+                role=role.name,
+                victim=victim or "",
+                chosen_value=value,
             )
-    calls.sort(key=lambda c: order.index(c.key) if c.key in order else len(order))
-    # Roles whose holders are all dead are still called, with nothing to enter: calling only
-    # the living would tell the table who has died in which role.
-    living_roles = {game.setup.roles[p].name for p in state.living()}
-    called = {game.setup.roles[p].name for c in calls for p in c.players}
-    for player in game.setup.players:
-        role = game.setup.roles[player]
-        if role.name in living_roles or role.name in called:
+            rank = order.index(role.name) if role.name in order else len(order)
+            calls.append(((0 if shared else 1, rank, index), call))
+    quiet = (
+        state.phase is not None
+        and state.phase.number == 1
+        and not setup.ruleset.first_night_actions
+    )
+    for player in () if quiet else setup.players:  # rules/003's first night: nobody acts
+        role = setup.roles[player]
+        if role.name in roles_called or role.pack is not None:
             continue
-        if any(a.timing is Timing.NIGHT and a.decides for a in role.abilities):
-            called.add(role.name)
-            calls.append(
-                Call(
-                    title=f"{role.title} (dead)",
-                    players=(),
-                    as_seat=0,
-                    key="",
-                    summary="Call them as usual and wait a moment: nobody answers.",
-                    section="",
-                    choices=(),
-                    chosen="",
-                    done=True,
-                    dead=True,
-                )
-            )
-    return calls
+        night = [a for a in role.abilities if a.timing is Timing.NIGHT]
+        if not night:
+            continue
+        roles_called.add(role.name)
+        living = [p for p in setup.players if setup.roles[p] is role and p in state.alive]
+        result = _seen_now(game, living[0]) if living else ""
+        summary = night[0].summary if living else "Nobody answers: their players are dead."
+        rank = order.index(role.name) if role.name in order else len(order)
+        call = Call(
+            title=role.title,
+            players=tuple(living),
+            as_seat=0,
+            key="",
+            summary=summary,
+            section=night[0].section,
+            choices=(),
+            chosen="",
+            done=role.name in called,
+            dead=True,
+            result=result,
+            role=role.name,
+        )
+        calls.append(((1, rank, 0), call))
+    calls.sort(key=lambda ranked: ranked[0])
+    return [call for _, call in calls]
 
 
 def _player_rows(game: Game, raw: Mapping[str, Any]) -> tuple[PlayerRow, ...]:
@@ -464,12 +524,14 @@ def _player_rows(game: Game, raw: Mapping[str, Any]) -> tuple[PlayerRow, ...]:
     return tuple(rows)
 
 
-def _read_out(game: Game) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _read_out(game: Game, *, awaited: bool = False) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """What to announce at daybreak (the dead, without causes where rules/004 keeps them from
     the table) and what to tell each player privately (last night's results)."""
     reports = phase_reports(game.setup, game.log)
     night = next((r for r in reversed(reports) if r.phase.kind == "night"), None)
-    if night is None or game.state.phase is None or game.state.phase.kind != "day":
+    if night is None or game.state.phase is None:
+        return (), ()
+    if game.state.phase.kind != "day" and not awaited:
         return (), ()
     lines = []
     hide_causes = game.setup.ruleset.name == "classic"  # 004 III: "without revealing cause"
@@ -479,7 +541,9 @@ def _read_out(game: Game) -> tuple[tuple[str, ...], tuple[str, ...]]:
         else:
             for player in night.dead:
                 text, _ = described(night.deaths[player].cause)
-                lines.append(f"{player} {text}.")
+                role = night.revealed.get(player)
+                shown = f" They were the {role.replace('_', ' ')}." if role else ""
+                lines.append(f"{player} {text}.{shown}")
     else:
         lines.append("Nobody died last night.")
     if hide_causes and night.dead:
@@ -539,6 +603,7 @@ def moderator_view(table: TableInfo) -> ModeratorView:
             awaited.kind, awaited.kind.replace("_", " ")
         )
         view["awaited"] = (f"{awaited.player}'s {what}", awaited.player, options)
+        view["read_out"], view["tell"] = _read_out(game, awaited=True)
         return ModeratorView(**view)
     if state.phase is not None and state.phase.kind == "night":
         calls = _calls(game, raw)

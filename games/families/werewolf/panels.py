@@ -248,7 +248,8 @@ def public_status(table: TableInfo) -> tuple[str, str]:
     raw = table.state
     game = game_of(raw)
     state = game.state
-    if state.over:
+    if state.over or table.options.get("table_mode"):
+        # At a table the count of who is done would tell a watcher which roles still act.
         return "", ""
     awaited = state.awaited
     if awaited is not None:
@@ -272,7 +273,8 @@ def public_status(table: TableInfo) -> tuple[str, str]:
 
 
 def panel(table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
-    if table.options.get("table_mode") and viewer is not None and viewer.is_host:
+    moderating = table.options.get("table_mode") and table.stage != "cancelled"
+    if moderating and viewer is not None and viewer.is_host:
         from .moderating import moderator_view
 
         mod = moderator_view(table)

@@ -133,7 +133,13 @@ def label(game: Game) -> str:
 
 
 def _change(
-    table: TableInfo, raw: dict[str, Any], before: Game | None, after: Game, now: datetime
+    table: TableInfo,
+    raw: dict[str, Any],
+    before: Game | None,
+    after: Game,
+    now: datetime,
+    *,
+    taken_back: bool = False,
 ) -> Change:
     minutes = {**table_options.PACES["live"], **(table.options.get("minutes") or {})}
     if moderating.is_table_mode(table):
@@ -144,11 +150,13 @@ def _change(
         deadline = (
             None if after.state.over else now + timedelta(minutes=_minutes_for(after, minutes))
         )
-    if before is None or step_key(before) != step_key(after):
-        raw = {**raw, "done": [], "addressed": {}}
+    if (before is None or step_key(before) != step_key(after)) and not taken_back:
+        # A new step: nobody has done their part yet (an undo restored its own lists).
+        raw = {**raw, "done": [], "addressed": {}, "called": []}
     seats = raw["seats"]
     dead = frozenset(seats[p] for p in after.state.deaths if p in seats)
-    notes = announce(after.log[len(before.log) :] if before is not None else after.log, after)
+    fresh = after.log[len(before.log) :] if before is not None else after.log
+    notes = () if taken_back else announce(fresh, after)
     state = after.state
     return Change(
         state=raw,
@@ -372,7 +380,7 @@ def move(
 ) -> Change:
     if moderating.is_table_mode(table) and seat.is_host:
         raw, before, game = moderating.move(table, seat, kind, fields)
-        return _change(table, raw, before, game, now)
+        return _change(table, raw, before, game, now, taken_back=kind == "undo")
     raw = dict(table.state)
     before = game_of(raw)
     if kind in ("advance", "smite"):
