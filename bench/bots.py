@@ -6,7 +6,7 @@ seat's panel; the socket `ws/table/<code>/?version=V&after=0` only pushes: "hell
 frames (version and html: the seat's new panel) and chat lines. In order:
 
 - the host GETs / and posts /games/new; the others GET /g/<code>/join and post it (with the
-  rules phrase read from the page); everyone GETs the table page and opens the socket;
+  rules phrase read in the rules page); everyone GETs the table page and opens the socket;
 - the host starts (saving the suggested deck first if the lobby says the deck is wrong); each
   bot waits for its night panel, posts a random legal action read from it (/do/copy then
   /do/action for the Doppelganger), chats during the day on an open-loop schedule (POST
@@ -50,7 +50,9 @@ NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "
 PANEL = re.compile(r'<section id="panel" data-version="(\d+)" data-phase-label="([^"]*)"')
 RADIO = re.compile(r'<input type="radio" name="(targets?)" value="([^"]+)"')
 OPTION = re.compile(r'<option value="([^"]+)">')
-PHRASE = re.compile(r"<q>([^<]*)</q>")
+NIGHT_CARD = re.compile(r'id="night-action".*?</div>', re.S)
+PHRASE = re.compile(r"type this phrase when you join a game: “([^”]*)”")
+RULES_LINK = re.compile(r'href="(/one-night/[a-z]+/rules)"')
 # One TLS context for every client: httpx builds one per client otherwise (~35 ms each).
 SSL = ssl.create_default_context()
 
@@ -294,8 +296,14 @@ class Bot:
             await asyncio.sleep(self.step.rng.uniform(0, 1))
             async with gate:
                 page = await self.request("join page", "GET", f"/g/{game.code}/join")
-                phrase = PHRASE.search(page.text)
-                form = {"name": self.name, "phrase": htmllib.unescape(phrase[1]) if phrase else ""}
+                phrase = ""
+                rules = RULES_LINK.search(page.text)
+                if 'name="phrase"' in page.text and rules:
+                    # The page asks for the phrase; a player reads it in the rules (s5e).
+                    text = (await self.request("rules page", "GET", rules[1])).text
+                    found = PHRASE.search(htmllib.unescape(text))
+                    phrase = found[1] if found else ""
+                form = {"name": self.name, "phrase": phrase}
                 await self.request("join", "POST", f"/g/{game.code}/join", form, expect=302)
         async with gate:
             page = await self.request("table page", "GET", f"/g/{game.code}/")
@@ -403,12 +411,15 @@ class Bot:
             html = self.panel
             if self.phase != "night" or "Your action is in" in html:
                 return  # sent, or it was the night's last action: the day has come
-            targets = [value for name, value in RADIO.findall(html) if name == "targets"]
-            options = sorted(set(OPTION.findall(html)))
+            # Only the night-action card's fields: the host's tools hold selects of players too.
+            card = NIGHT_CARD.search(html)
+            form = card[0] if card else ""
+            targets = [value for name, value in RADIO.findall(form) if name == "targets"]
+            options = sorted(set(OPTION.findall(form)))
             kind, data = "action", {"no_action": "1"}
-            if "/do/copy" in html:
+            if "/do/copy" in form:
                 kind, data = "copy", {"targets": rng.choice(targets)}
-            elif targets and ('name="no_action"' not in html or rng.random() > 0.1):
+            elif targets and ('name="no_action"' not in form or rng.random() > 0.1):
                 data = {"targets": rng.choice(targets)}
             elif len(options) >= 2:  # two players whose cards are swapped
                 data = {"targets": rng.sample(options, 2)}  # type: ignore[dict-item]
