@@ -354,3 +354,28 @@ def test_a_dead_role_is_still_called_in_its_place() -> None:
     assert "Called: next" in page  # the dead seer's call is the current one
     page = mod.post("called", {"role": "seer"})
     assert "Everyone has been called" in page
+
+
+def test_oxford_lovers_and_crossbows_entered_from_fates_cards() -> None:
+    cards = {
+        "Ann": "werewolf",
+        "Ben": "wolfsbane",
+        "Cat": "trapper",
+        "Dan": "villager",
+        "Eve": "villager",
+        "Fay": "werewolf",
+    }
+    mod = Moderator("oxford", list(cards))
+    options = reverse("options", args=[mod.code])
+    mod.client.post(options, {"lovers": "1", "crossbows": "1"})
+    mod.client.post(options, {"deal": "cards"})
+    fields = {f"card_{mod.seats[n]}": role for n, role in cards.items()}
+    mod.client.post(options, fields)
+    page = mod.page()
+    assert "Lovers, pair 1" in page and "crossbow Fate gave" in page
+    assert "Enter the lovers Fate dealt" in page  # the start waits for them
+    pair = {"oxford_deal": "1", "lover_0_a": mod.seats["Ben"], "lover_0_b": mod.seats["Dan"]}
+    mod.client.post(options, {**pair, "crossbow": [mod.seats["Fay"]]})
+    assert mod.client.post(reverse("start", args=[mod.code])).status_code in (200, 302)
+    setup = mod.game().setup
+    assert setup.lovers == (("Ben", "Dan"),) and setup.crossbows == frozenset({"Fay"})

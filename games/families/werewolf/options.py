@@ -229,6 +229,17 @@ def parse_cards(
             else:
                 dealt.pop(seat.name, None)
         options["dealt"] = dealt
+    if table.ruleset == "oxford" and "oxford_deal" in fields:
+        names = {str(s.id): s.name for s in players_of(table)}
+        pairs: dict[str, list[list[str]]] = {"lovers": [], "rivals": []}
+        for kind, prefix in (("lovers", "lover"), ("rivals", "rival")):
+            for index in range(8):
+                a = names.get(_one(fields, f"{prefix}_{index}_a") or "")
+                b = names.get(_one(fields, f"{prefix}_{index}_b") or "")
+                if a and b:
+                    pairs[kind].append([a, b])
+        options["pairs"] = pairs
+        options["crossbow_holders"] = [names[i] for i in fields.get("crossbow", ()) if i in names]
     return options
 
 
@@ -245,4 +256,11 @@ def cards_problem(
         check_roles(RULESETS[ruleset], tuple(names), {n: dealt[n] for n in names})
     except RuleError as error:
         return str(error)
+    if ruleset == "oxford":
+        pairs = options.get("pairs") or {}
+        for kind in ("lovers", "rivals"):
+            if len(pairs.get(kind, [])) != int(options.get(kind, 0)):
+                return f"Enter the {kind} Fate dealt ({int(options.get(kind, 0))} pairs)."
+        if len(options.get("crossbow_holders") or []) != int(options.get("crossbows", 0)):
+            return f"Tick the {int(options.get('crossbows', 0))} players Fate gave a crossbow."
     return None

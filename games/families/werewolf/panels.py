@@ -320,6 +320,8 @@ class LobbyView:
     table_mode: bool = False
     deal: str = "app"
     cards: tuple[tuple[int, str, str], ...] = ()  # table mode: (seat id, name, role entered)
+    pair_rows: tuple[tuple[str, int, str, str], ...] = ()  # Oxford, real cards: the pairs
+    crossbows: tuple[str, ...] = ()
 
 
 def lobby(table: TableInfo, viewer: SeatInfo | None) -> Panel:
@@ -354,8 +356,25 @@ def lobby(table: TableInfo, viewer: SeatInfo | None) -> Panel:
         table_mode=bool(table.options.get("table_mode")),
         deal=table.options.get("deal") or "app",
         cards=tuple((s.id, s.name, dealt.get(s.name, "")) for s in seated),
+        pair_rows=_pair_rows(table, seated),
+        crossbows=tuple(table.options.get("crossbow_holders") or ()),
     )
     return Panel("werewolf/lobby.html", {"wolf_lobby": view})
+
+
+def _pair_rows(table: TableInfo, seated: list[SeatInfo]) -> tuple[tuple[str, int, str, str], ...]:
+    """Table mode, Oxford, real cards: a row per pair Fate dealt (kind, index, A, B), with what
+    was entered so far."""
+    if table.ruleset != "oxford" or table.options.get("deal") != "cards":
+        return ()
+    entered = table.options.get("pairs") or {}
+    rows = []
+    for kind, prefix in (("lovers", "lover"), ("rivals", "rival")):
+        pairs = entered.get(kind, [])
+        for index in range(int(table.options.get(kind, 0))):
+            a, b = pairs[index] if index < len(pairs) else ("", "")
+            rows.append((prefix, index, a, b))
+    return tuple(rows)
 
 
 def _step_applies(ruleset: str, step: str) -> bool:

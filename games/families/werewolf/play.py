@@ -187,7 +187,13 @@ def start(table: TableInfo, rng: random.Random, now: datetime) -> Change:
         rng.shuffle(cards)
         dealt = dict(zip(names, cards, strict=True))
     extras: dict[str, Any] = {}
-    if table.ruleset == "oxford":
+    if table.ruleset == "oxford" and table.options.get("deal") == "cards":
+        # Fate dealt the Lover Deck and the crossbows by hand: as entered (engine-checked).
+        entered_pairs = table.options.get("pairs") or {}
+        extras["lovers"] = [list(p) for p in entered_pairs.get("lovers", [])]
+        extras["rivals"] = [list(p) for p in entered_pairs.get("rivals", [])]
+        extras["crossbows"] = list(table.options.get("crossbow_holders") or [])
+    elif table.ruleset == "oxford":
         free = names[:]
         rng.shuffle(free)
         lovers = int(table.options.get("lovers", 0))
