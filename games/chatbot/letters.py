@@ -10,16 +10,11 @@ has a key; the relay sends a key once (models.SeatLink.told).
 from __future__ import annotations
 
 from games.families.onenight.engine import CENTRE_POSITIONS
+from games.families.onenight.engine.messages import _names as names  # "A, B and C"
 from games.families.onenight.panels import ActionForm, OneNightView, Reveal, view_of
 from games.tables.family import SeatInfo, TableInfo
 
 CENTRE = ", ".join(CENTRE_POSITIONS)
-
-
-def names(items: list[str] | tuple[str, ...]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def role_letter(view: OneNightView, code: str) -> str:

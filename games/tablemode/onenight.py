@@ -16,6 +16,7 @@ from games.families.onenight.engine import (
     validate_deck,
 )
 from games.families.onenight.engine.deck import MIN_PLAYERS
+from games.families.onenight.options import _one as _field
 from games.families.onenight.options import parse_deck
 from games.tables.family import FamilyError
 from games.tables.names import RefusedName, clean_name
@@ -36,8 +37,7 @@ class SetupError(Exception):
 
 
 def _one(fields: Mapping[str, Sequence[str]], name: str) -> str:
-    values = fields.get(name)
-    return values[-1] if values else ""
+    return _field(fields, name) or ""
 
 
 def read_setup(fields: Mapping[str, Sequence[str]]) -> NarratorSetup:

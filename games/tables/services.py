@@ -369,6 +369,15 @@ def seat_remove(*, host: Seat, seat_id: int) -> None:
     _bump(table)
 
 
+def _make_host(table: Table, old: Seat | None, new: Seat, note: str) -> None:
+    """Move the host role from `old` (None: gone already) to `new`, and tell the table."""
+    if old is not None:
+        Seat.objects.filter(pk=old.pk).update(is_host=False)
+    Seat.objects.filter(pk=new.pk).update(is_host=True)
+    _note(table, note)
+    _bump(table)
+
+
 @transaction.atomic
 def host_hand_over(*, host: Seat, seat_id: int) -> None:
     """The host makes another player the host (they may be leaving, or want to play)."""
@@ -381,10 +390,7 @@ def host_hand_over(*, host: Seat, seat_id: int) -> None:
     if new.last_seen is None:
         # A seat played without a device (a game moderated at a table) could not host.
         raise ServiceError(f"{new.name} has no screen open at this table: choose a player who has.")
-    Seat.objects.filter(pk=host.pk).update(is_host=False)
-    Seat.objects.filter(pk=new.pk).update(is_host=True)
-    _note(table, f"{new.name} is the host now.")
-    _bump(table)
+    _make_host(table, host, new, f"{new.name} is the host now.")
 
 
 @transaction.atomic
@@ -402,9 +408,10 @@ def seat_leave(*, seat: Seat) -> None:
         _apply(table, change, seat=None, kind="cancel", fields={}, stage=Stage.CANCELLED)
         return
     if current.is_host:
-        Seat.objects.filter(pk=others[0].pk).update(is_host=True)
-        _note(table, f"{current.name} left; {others[0].name} is the host now.")
-    _bump(table)
+        heir = others[0]
+        _make_host(table, None, heir, f"{current.name} left; {heir.name} is the host now.")
+    else:
+        _bump(table)
 
 
 # A host whose page has been closed this long, while another player's is open, hands the role
@@ -436,10 +443,7 @@ def host_pass_if_gone(*, seat: Seat, now: datetime | None = None) -> bool:
         return False
     if host.last_seen is None or when - host.last_seen < HOST_GONE:
         return False
-    Seat.objects.filter(pk=host.pk).update(is_host=False)
-    Seat.objects.filter(pk=me.pk).update(is_host=True)
-    _note(table, f"{host.name} has left the table; {me.name} is the host now.")
-    _bump(table)
+    _make_host(table, host, me, f"{host.name} has left the table; {me.name} is the host now.")
     return True
 
 

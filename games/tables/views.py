@@ -345,6 +345,8 @@ def seat_post(handler: Callable[..., object]) -> Callable[..., HttpResponse]:
         except ServiceError as error:
             seat.table.refresh_from_db()
             return render_page(request, seat, error=str(error), status=error.status)
+        if isinstance(changed, HttpResponse):
+            return changed  # the handler sends the browser elsewhere (the seat is gone)
         if isinstance(changed, Table):
             seat.table = changed  # the table as the service stored it
         else:
@@ -377,27 +379,15 @@ def hand_over(request: HttpRequest, seat: Seat) -> None:
     services.host_hand_over(host=seat, seat_id=seat_id)
 
 
-@require_POST
-def leave(request: HttpRequest, code: str) -> HttpResponse:
+@seat_post
+def leave(request: HttpRequest, seat: Seat) -> HttpResponse:
     """A player leaves the lobby (a leaving host passes the role on); their browser forgets
     the seat and goes home."""
-    table, seat = _table_and_seat(request, code)
-    if table is None:
-        return _no_table(request)
-    if seat is None:
-        return _not_seated(request, table)
-    try:
-        services.seat_leave(seat=seat)
-    except ServiceError as error:
-        return render_page(request, seat, error=str(error), status=error.status)
+    services.seat_leave(seat=seat)
     seats = request.session.get(SESSION_SEATS, {})
-    if isinstance(seats, dict) and table.code in seats:
-        request.session[SESSION_SEATS] = {k: v for k, v in seats.items() if k != table.code}
-    if getattr(request, "htmx", False):
-        response = HttpResponse(status=204)
-        response["HX-Redirect"] = reverse("home")
-        return response
-    return redirect("home")
+    if isinstance(seats, dict) and seat.table.code in seats:
+        request.session[SESSION_SEATS] = {k: v for k, v in seats.items() if k != seat.table.code}
+    return _go(request, reverse("home"))
 
 
 @seat_post
@@ -465,7 +455,11 @@ def play_again(request: HttpRequest, code: str) -> HttpResponse:
     except ServiceError as error:
         return render_page(request, seat, error=str(error), status=error.status)
     remember_seat(request, new_seat)
-    target = reverse("table", args=[new_seat.table.code])
+    return _go(request, reverse("table", args=[new_seat.table.code]))
+
+
+def _go(request: HttpRequest, target: str) -> HttpResponse:
+    """Send the browser to `target`: htmx follows HX-Redirect, a plain form the redirect."""
     if getattr(request, "htmx", False):
         response = HttpResponse(status=204)
         response["HX-Redirect"] = target

@@ -68,6 +68,16 @@ class Discord:
         self.collect()
         return message
 
+    async def open_game(self, names: tuple[str, ...]) -> str:
+        """The first of `names` opens an official game in the channel; the others join it.
+        Returns its code."""
+        await self.open_dms()
+        await self.say(names[0], "!new official")
+        code = await sync_to_async(lambda: Table.objects.get().code)()
+        for name in names[1:]:
+            await self.say(name, f"!join {code}")
+        return code
+
     def inbox(self, name: str) -> str:
         return "\n".join(self.dms[name])
 
@@ -142,11 +152,7 @@ async def test_a_web_line_reaches_the_channel_and_a_restart_sends_what_was_owed(
     bot: WerewolfBot,
 ) -> None:
     discord_ = Discord()
-    await discord_.open_dms()
-    await discord_.say("Ann", "!new official")
-    code = await sync_to_async(lambda: Table.objects.get().code)()
-    for name in ("Ben", "Cat"):
-        await discord_.say(name, f"!join {code}")
+    code = await discord_.open_game(("Ann", "Ben", "Cat"))
     table = await sync_to_async(Table.objects.get)(code=code)
     # The bot is down while the host deals on the web: nothing is lost, it is sent on return.
     from games.tables import services
@@ -170,11 +176,7 @@ async def test_messages_sent_while_the_bot_was_down_are_handled_when_it_returns(
     bot: WerewolfBot,
 ) -> None:
     discord_ = Discord()
-    await discord_.open_dms()
-    await discord_.say("Ann", "!new official")
-    code = await sync_to_async(lambda: Table.objects.get().code)()
-    for name in ("Ben", "Cat"):
-        await discord_.say(name, f"!join {code}")
+    code = await discord_.open_game(("Ann", "Ben", "Cat"))
     await discord_.say("Ann", f"!start {code}")
     await discord_.say("Ann", f"!role {code}", private=True)  # handled: the bot knows her DMs
     # The bot is down: Discord keeps the messages, nobody hands them to the bot.

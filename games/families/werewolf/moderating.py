@@ -39,6 +39,9 @@ from .engine.forms import Form, forms_for
 from .engine.night import current_victim
 from .engine.report import phase_reports
 from .engine.roles import Timing
+from .play import _one as _field
+from .play import _send, game_of, label
+from .play import _target as _player
 
 UNDO_DEPTH = 50
 # The order the moderator calls the night's roles in, after the pack's shared choice. rules/004
@@ -62,39 +65,12 @@ ONE_POTION = ("save", "poison")
 COUNTS = ("normal", "advanced")  # rules/004 III's two ways of counting a vote
 
 
-def is_table_mode(table: TableInfo) -> bool:
-    return bool(table.options.get("table_mode"))
-
-
 # --- The moderator's moves -----------------------------------------------------------------------
 
 
 def _one(fields: Mapping[str, Sequence[str]], name: str) -> str:
-    values = fields.get(name)
-    return values[-1].strip() if values else ""
-
-
-def _player(raw: Mapping[str, Any], value: str, *, nobody: bool = False) -> str | None:
-    """A posted player (a seat id), "nobody" where allowed, or None for none."""
-    if not value:
-        return None
-    if nobody and value == NOBODY:
-        return NOBODY
-    if value.isascii() and value.isdigit() and len(value) < 19:
-        for name, seat_id in raw["seats"].items():
-            if seat_id == int(value):
-                return name
-    raise FamilyError("Choose a player from the list on the page.")
-
-
-def _send(raw: dict[str, Any], game: Game, move: Any) -> tuple[dict[str, Any], Game]:
-    from . import play
-
-    try:
-        game = apply(game, move)
-    except RuleError as error:
-        raise FamilyError(str(error)) from None
-    return {**raw, "moves": [*raw["moves"], play.codec.move_to_json(move)]}, game
+    """A posted field's value, trimmed ("" when not posted)."""
+    return (_field(fields, name) or "").strip()
 
 
 def _remember(raw: dict[str, Any]) -> dict[str, Any]:
@@ -180,8 +156,6 @@ def move(
 ) -> tuple[dict[str, Any], Game, Game]:
     """A move of the moderator (the host's seat) at a table-mode game: (state, game before,
     game after)."""
-    from .play import game_of
-
     if not seat.is_host:
         raise NotAllowed("Only the moderator can do that.")
     raw = dict(table.state)
@@ -567,7 +541,6 @@ def _read_out(game: Game, *, awaited: bool = False) -> tuple[tuple[str, ...], tu
 
 def moderator_view(table: TableInfo) -> ModeratorView:
     from .panels import _record_lines
-    from .play import game_of, label
 
     raw = table.state
     game = game_of(raw)

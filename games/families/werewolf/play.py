@@ -18,7 +18,6 @@ from typing import Any
 
 from games.tables.family import Change, FamilyError, NotAllowed, Note, NotNow, SeatInfo, TableInfo
 
-from . import moderating
 from . import options as table_options
 from .announcements import announce
 from .engine import (
@@ -142,7 +141,7 @@ def _change(
     taken_back: bool = False,
 ) -> Change:
     minutes = {**table_options.PACES["live"], **(table.options.get("minutes") or {})}
-    if moderating.is_table_mode(table):
+    if table.options.get("table_mode"):
         deadline = None  # at a table the moderator paces the game
     elif before is not None and step_key(before) == step_key(after) and table.deadline:
         deadline = table.deadline
@@ -384,7 +383,9 @@ SEAT_MOVES = {
 def move(
     table: TableInfo, seat: SeatInfo, kind: str, fields: Mapping[str, Sequence[str]], now: datetime
 ) -> Change:
-    if moderating.is_table_mode(table) and seat.is_host:
+    if table.options.get("table_mode") and seat.is_host:
+        from . import moderating  # built on this module: imported here, not at the top
+
         raw, before, game = moderating.move(table, seat, kind, fields)
         return _change(table, raw, before, game, now, taken_back=kind == "undo")
     raw = dict(table.state)
