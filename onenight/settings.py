@@ -16,7 +16,9 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import dj_database_url
+from django.conf.locale import LANG_INFO
 from django.utils.csp import CSP
+from django.utils.translation import to_language
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Where the embedded database and the generated secret key live; a server sets its own.
@@ -86,6 +88,8 @@ MIDDLEWARE = [
     # https://whitenoise.readthedocs.io/en/stable/django.html
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The reader's language, from their browser's Accept-Language (docs/i18n.md).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     # A NUL or other control character in a path or field: 404 or 400 before any view or the
     # database sees it (PostgreSQL refuses NUL in text).
@@ -116,10 +120,12 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.template.context_processors.csrf",
                 "django.template.context_processors.csp",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
-            "builtins": ["django.templatetags.static"],
+            # {% translate %} and {% blocktranslate %} in every template without a {% load %}.
+            "builtins": ["django.templatetags.static", "django.templatetags.i18n"],
         },
     },
 ]
@@ -246,9 +252,23 @@ WHITENOISE_USE_FINDERS = not PRODUCTION
 if not PRODUCTION:
     STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise expects it to exist
 
-LANGUAGE_CODE = "en-gb"
+# --- Languages ------------------------------------------------------------------------------
+# Every sentence is marked for translation (docs/i18n.md). The site's language, for readers whose
+# browser asks for none we have and for what is shared (the chat's notes, the Discord bot):
+LANGUAGE_CODE = os.environ.get("ONENIGHT_LANGUAGE", "en-gb")
+USE_I18N = True
+# A language is offered once its catalogue is in locale/ (manage.py makemessages -l <code>).
+LOCALE_PATHS = [BASE_DIR / "locale"]
+
+
+def translated_languages(locale: Path) -> list[tuple[str, str]]:
+    """(code, name) of each language with a catalogue in `locale` (e.g. locale/fr/LC_MESSAGES)."""
+    codes = [to_language(folder.parent.name) for folder in sorted(locale.glob("*/LC_MESSAGES"))]
+    return [(code, LANG_INFO.get(code, {}).get("name", code)) for code in codes]
+
+
+LANGUAGES = [("en-gb", "English"), *translated_languages(LOCALE_PATHS[0])]
 TIME_ZONE = "UTC"
-USE_I18N = False
 USE_TZ = True
 
 LOGGING = {

@@ -8,3 +8,12 @@ class TablesConfig(AppConfig):
     name = "games.tables"
     label = "tables"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The engines mark their sentences with games/words.py, which cannot import Django:
+        # give it Django's translation, so they speak the reader's language (docs/i18n.md).
+        from django.utils.translation import gettext, ngettext
+
+        from games import words
+
+        words.use(gettext, ngettext)

@@ -16,9 +16,10 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
-from games.tables import services
+from games.tables import language, services
 from games.tables.models import Seat, Table
 from games.tables.push import channel_group, table_group
 from games.tables.selectors import chat_lines, readable_channels, table_page
@@ -55,6 +56,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         self.table_id, self.seat_id = found
         self.shown = int(_query(self.scope, "version") or 0)
+        self.language = language.of_socket(self.scope)
         self.readable = frozenset()
         cookies = self.scope.get("cookies", {})
         self._csrf = str(cookies.get("csrftoken", ""))
@@ -106,7 +108,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             valid = isinstance(after, int) and not isinstance(after, bool) and after >= 0
             await self._hello(after if valid else 0)
         else:
-            await self.send_json({"type": "error", "message": "Unknown message."})
+            with translation.override(self.language):
+                message = _("Unknown message.")
+            await self.send_json({"type": "error", "message": message})
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
@@ -125,6 +129,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     # --- what the server pushes ---------------------------------------------------------------
 
     def _render(self, after: int | None) -> dict[str, Any] | None:
+        """`_frame` in the language this socket's page is in."""
+        with translation.override(self.language):
+            return self._frame(after)
+
+    def _frame(self, after: int | None) -> dict[str, Any] | None:
         """The seat's panel (if newer than what the page shows), its readable channels and, for
         a hello, the chat lines after `after`. None: the seat is no longer at the table."""
         table = Table.objects.filter(pk=self.table_id).first()
@@ -208,6 +217,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # not change: the public status is all that moved.
         if (
             status is not None
+            and event.get("language") == self.language
             and version == self.shown + 1
             and self.seat_id not in event.get("redraw", ())
         ):

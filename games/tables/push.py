@@ -18,8 +18,10 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
 
+from games.tables import language
 from games.tables.models import ChatLine, Seat, Table
 
 
@@ -54,7 +56,9 @@ def table_changed_on_commit(
         if only is not None:
             from games.tables.selectors import status_html
 
-            message["status"] = status_html(table, seats)
+            with language.shared():
+                message["status"] = status_html(table, seats)
+            message["language"] = settings.LANGUAGE_CODE
             message["redraw"] = sorted(only)
         _send(group, message)
 
