@@ -12,7 +12,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/1
 export TEST_DATABASE_URL TEST_REDIS_URL
 
-.PHONY: run test install browser lint format bench bench-scenarios bench-werewolf serve clean
+.PHONY: run test install browser gettext messages lint format bench bench-scenarios bench-werewolf serve clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 13), "Python 3.13 is needed (see .python-version)"'
@@ -31,13 +31,26 @@ browser:
 		echo "Installing Debian's chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
+# GNU gettext: makemessages (the translation tests and `make messages`) runs its xgettext.
+gettext:
+	@command -v xgettext >/dev/null 2>&1 || { \
+		echo "Installing GNU gettext for the translation catalogues"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; }
+
+# Translation catalogues (docs/i18n.md): `make messages LOCALE=fr` starts French; `make messages`
+# refreshes every language in locale/ and compiles them.
+messages: install gettext
+	$(BIN)/python manage.py makemessages $(if $(LOCALE),--locale $(LOCALE),--all) --no-location \
+		--ignore 'tests/*' --ignore 'bench/*' --ignore '.venv/*'
+	$(BIN)/python manage.py compilemessages --ignore '.venv/*'
+
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python -m daphne -b $(HOST) -p $(PORT) onenight.asgi:application
 
 # The suite runs on the embedded defaults; then, when PostgreSQL and Redis answer here, once more
 # against them (the multi-process tests always use them, and skip when they are missing).
-test: install browser
+test: install browser gettext
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
