@@ -13,7 +13,12 @@ import sys
 from collections.abc import Callable
 from typing import Any, ClassVar, TextIO
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import (
+    BaseCommand,
+    CommandError,
+    CommandParser,
+    no_translations,
+)
 
 TOO_DEEP = "The scenario is nested too deeply to read."
 
@@ -65,6 +70,9 @@ class ScenarioCommand(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="a scenario file (JSON or JSON Lines), or - for stdin")
 
+    # The formats are English by contract (docs/i18n.md): the engines' messages are printed
+    # untranslated, whatever the site's language.
+    @no_translations
     def handle(self, *args: Any, **options: Any) -> None:
         text = self._read(options["file"])
         run = type(self).run

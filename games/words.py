@@ -57,7 +57,7 @@ def ngettext(singular: str, plural: str, number: int) -> str:
 
 
 def listing(items: list[str] | tuple[str, ...]) -> str:
-    """"Ann", "Ann and Ben", "Ann, Ben and Cat" in the reader's language."""
+    """ "Ann", "Ann and Ben", "Ann, Ben and Cat" in the reader's language."""
     if len(items) <= 1:
         return "".join(items)
     # Translators: the separator between the names of a list, all but the last.

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.families.onenight.engine import CENTRE_POSITIONS, Ruleset
 from games.families.onenight.panels import view_of
@@ -36,31 +38,52 @@ PREFIX = "!"
 CODE = re.compile(r"^[A-Za-z0-9]{4,16}$")
 MENTION = re.compile(r"^<@!?(\d+)>$")
 
-HELP = "\n".join(
-    (
-        "**One Night, by private message** (rules/000). Game ids are the codes the pages show.",
+# The lines of `!help`, one message.
+HELP = (
+    gettext_lazy(
+        # Translators: the bot's help on Discord. Text in backticks is what a player types: keep
+        # the commands (`!new`, `official`, `as`, `no`, `up`, `down`...) as they are; what is in
+        # angle brackets (<game id>) describes what to type and is translated.
+        "**One Night, by private message** (rules/000). Game ids are the codes the pages show."
+    ),
+    gettext_lazy(
         "`!new` (or `!new official`) opens a game with you as its host; the channel becomes its"
-        " chat.",
+        " chat."
+    ),
+    gettext_lazy(
         "`!join <game id>` sits you down (add the rules phrase if the game asks for it, and"
-        " `as <name>` to play under another name).",
+        " `as <name>` to play under another name)."
+    ),
+    gettext_lazy(
         "`!start <game id>` deals the cards (the host). `!here <game id>` makes this channel the"
-        " game's chat (the host).",
-        "`!link <game id> <code>` plays your web seat from here: the code is on your game page.",
-        "`!games` lists your games. `!role <game id>` sends what the moderator told you again.",
+        " game's chat (the host)."
+    ),
+    gettext_lazy(
+        "`!link <game id> <code>` plays your web seat from here: the code is on your game page."
+    ),
+    gettext_lazy(
+        "`!games` lists your games. `!role <game id>` sends what the moderator told you again."
+    ),
+    gettext_lazy(
         "`!target <game id> <targets>` sends your night action, to me privately;"
-        " `!target <game id>` alone is no action.",
+        " `!target <game id>` alone is no action."
+    ),
+    gettext_lazy(
         "`!ready <game id>` says you are ready to vote (`!ready <game id> no` takes it back)."
-        " `!endday <game id>` ends the day (the host).",
+        " `!endday <game id>` ends the day (the host)."
+    ),
+    gettext_lazy(
         "`!vote <game id> <player>` casts your secret vote, to me privately (`up` and `down`"
-        " name your neighbours in the voting circle).",
-        "With one game on the go you may leave out its id.",
-    )
+        " name your neighbours in the voting circle)."
+    ),
+    gettext_lazy("With one game on the go you may leave out its id."),
 )
 
 
-SECRET_IN_PUBLIC = (
-    "Send `!{word}` to me in a private message: written in the channel it would give you away."
-    " I deleted it and did nothing with it."
+SECRET_IN_PUBLIC = gettext_lazy(
+    # Translators: %(word)s is a command's name (target, vote, link).
+    "Send `!%(word)s` to me in a private message: written in the channel it would give you"
+    " away. I deleted it and did nothing with it."
 )
 
 
@@ -106,7 +129,7 @@ def handle(
         return None if private else _chat(sender, text, channel_id, attachments)
     function, secret = command
     if secret and not private:
-        return Reply(private=(SECRET_IN_PUBLIC.format(word=word),), delete=True)
+        return Reply(private=(str(SECRET_IN_PUBLIC) % {"word": word},), delete=True)
     account = _account(sender)
     try:
         return function(account, rest, channel_id)
@@ -135,15 +158,18 @@ def edited(sender: Sender, text: str, *, channel_id: str | None) -> Reply | None
         return None
     game = _live_game_in(sender.service, channel_id)
     if game is None or _player_link(game, sender) is None:
-        word, _ = _command_word(text)
+        word, _rest = _command_word(text)
         command = COMMANDS.get(word)
         if command is not None and command[1]:
-            return Reply(private=(SECRET_IN_PUBLIC.format(word=word),), delete=True)
+            return Reply(private=(str(SECRET_IN_PUBLIC) % {"word": word},), delete=True)
         return None
     return Reply(
         private=(
-            f"I removed the message you edited in game {game.table.code}'s chat: the players on"
-            " the web saw it before the edit. Send a new message instead.",
+            _(
+                "I removed the message you edited in game %(code)s's chat: the players on the"
+                " web saw it before the edit. Send a new message instead."
+            )
+            % {"code": game.table.code},
         ),
         delete=True,
     )
@@ -172,31 +198,41 @@ def _my_seats(account: ChatAccount, *stages: str) -> list[Seat]:
 def _game(account: ChatAccount, rest: str) -> tuple[Table, Seat | None, str]:
     """The game a command names by its id (first word of `rest`), or the sender's only game on
     the go when the id is left out; the sender's seat there; the rest of the command."""
-    first, _, after = rest.partition(" ")
+    first, _space, after = rest.partition(" ")
     if first and CODE.match(first):
         table = Table.objects.filter(code=first.upper()).first()
         if table is not None:
             if table.family != FAMILY:
-                raise Refused(f"Game {table.code} is not One Night: play it on its web page.")
+                raise Refused(_not_one_night(table))
             seat = next((s for s in _my_seats(account) if s.table_id == table.pk), None)
             return table, seat, after.strip()
     mine = _my_seats(account, Stage.LOBBY, Stage.PLAYING)
     if len(mine) == 1:
         return mine[0].table, mine[0], rest
     if not mine and first and CODE.match(first):
-        raise Refused(f"There is no game {first}. `!games` lists yours.")
+        raise Refused(_("There is no game %(code)s. `!games` lists yours.") % {"code": first})
     if not mine:
-        raise Refused("Name the game: `!<command> <game id> ...`. `!games` lists yours.")
+        raise Refused(_("Name the game: `!<command> <game id> ...`. `!games` lists yours."))
     codes = ", ".join(s.table.code for s in mine)
-    raise Refused(f"You are in several games ({codes}): put the game id after the command.")
+    raise Refused(
+        _("You are in several games (%(codes)s): put the game id after the command.")
+        % {"codes": codes}
+    )
+
+
+def _not_one_night(table: Table) -> str:
+    return _("Game %(code)s is not One Night: play it on its web page.") % {"code": table.code}
 
 
 def _seated(account: ChatAccount, rest: str) -> tuple[Table, Seat, str]:
     table, seat, rest = _game(account, rest)
     if seat is None:
         raise Refused(
-            f"You are not playing in game {table.code}. `!join {table.code}` sits you down in"
-            " its lobby; `!link` plays a seat you took on the web."
+            _(
+                "You are not playing in game %(code)s. `!join %(code)s` sits you down in its"
+                " lobby; `!link` plays a seat you took on the web."
+            )
+            % {"code": table.code}
         )
     return table, seat, rest
 
@@ -223,7 +259,10 @@ def _targets(table: Table, rest: str) -> list[str]:
         mention = MENTION.match(words[i])
         if mention:
             if mention.group(1) not in linked:
-                raise Refused(f"{words[i]} is not playing in game {table.code}.")
+                raise Refused(
+                    _("%(player)s is not playing in game %(code)s.")
+                    % {"player": words[i], "code": table.code}
+                )
             values.append(linked[mention.group(1)])
             i += 1
             continue
@@ -236,8 +275,13 @@ def _targets(table: Table, rest: str) -> list[str]:
         else:
             players = ", ".join(s.name for s in seats)
             raise Refused(
-                f"Nobody is called “{words[i].lstrip('@')}” in game {table.code}. The players are"
-                f" {players}; the centre cards are left, middle and right."
+                _(
+                    # Translators: left, middle and right are what a player types for the centre
+                    # cards: keep them as they are.
+                    "Nobody is called “%(name)s” in game %(code)s. The players are %(players)s;"
+                    " the centre cards are left, middle and right."
+                )
+                % {"name": words[i].lstrip("@"), "code": table.code, "players": players}
             )
     return values
 
@@ -246,21 +290,28 @@ def _targets(table: Table, rest: str) -> list[str]:
 
 
 def _help(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
-    return _say(HELP, private=channel_id is None)
+    return _say("\n".join(str(line) for line in HELP), private=channel_id is None)
 
 
 def _games(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
     lines = []
     for seat in _my_seats(account, Stage.LOBBY, Stage.PLAYING):
         table = seat.table
-        lines.append(f"- {table.code}: {table.phase_label.lower()}, you play as {seat.name}")
+        lines.append(
+            # Translators: a line of `!games`: a game's id, the phase it is in, a player's name.
+            _("- %(code)s: %(phase)s, you play as %(name)s")
+            % {"code": table.code, "phase": table.phase_label.lower(), "name": seat.name}
+        )
     if channel_id is not None:
         here = GameChannel.objects.filter(channel_id=channel_id, table__stage=Stage.LOBBY)
         for game in here.select_related("table"):
-            lines.append(f"- {game.table.code}: a lobby in this channel, `!join {game.table.code}`")
+            lines.append(
+                _("- %(code)s: a lobby in this channel, `!join %(code)s`")
+                % {"code": game.table.code}
+            )
     if not lines:
-        lines = ["You are in no game. `!new` opens one; `!join <game id>` sits you down."]
-    return Reply(private=("Your games:\n" + "\n".join(lines),))
+        lines = [_("You are in no game. `!new` opens one; `!join <game id>` sits you down.")]
+    return Reply(private=(_("Your games:\n%(games)s") % {"games": "\n".join(lines)},))
 
 
 def _channel_for(table: Table, account: ChatAccount, channel_id: str) -> None:
@@ -274,8 +325,11 @@ def _channel_for(table: Table, account: ChatAccount, channel_id: str) -> None:
     )
     if other is not None:
         raise Refused(
-            f"This channel already carries game {other.table.code}, which is not over: use"
-            " another channel (or open the game by private message and `!here` it elsewhere)."
+            _(
+                "This channel already carries game %(code)s, which is not over: use another"
+                " channel (or open the game by private message and `!here` it elsewhere)."
+            )
+            % {"code": other.table.code}
         )
     # Games that ended here earlier stop being relayed: the channel carries this one now.
     GameChannel.objects.filter(service=account.service, channel_id=channel_id).exclude(
@@ -291,8 +345,12 @@ def _channel_for(table: Table, account: ChatAccount, channel_id: str) -> None:
 def _new(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
     wanted = rest.lower() or Ruleset.HOUSE.value
     if wanted not in (Ruleset.HOUSE.value, Ruleset.OFFICIAL.value):
-        raise Refused("`!new` opens a house-rules game; `!new official` one on the official rules.")
-    seat = services.table_create(family=FAMILY, ruleset=wanted, host_name=account.name or "Host")
+        raise Refused(
+            _("`!new` opens a house-rules game; `!new official` one on the official rules.")
+        )
+    # Translators: the name a game's host plays under when their chat account shows none.
+    host_name = account.name or _("Host")
+    seat = services.table_create(family=FAMILY, ruleset=wanted, host_name=host_name)
     table = seat.table
     _link(account, seat)
     if channel_id is not None:
@@ -300,25 +358,33 @@ def _new(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
     low, high = family_named(FAMILY).seat_limits(wanted)
     rules = family_named(FAMILY).rules_path(wanted)
     site = getattr(settings, "SITE_URL", "")
-    text = (
-        f"{seat.name} opened One Night game **{table.code}** "
-        f"({family_named(FAMILY).rulesets[wanted]}). Join with `!join {table.code}`; "
-        f"{seat.name} deals with `!start {table.code}` once {low} to {high} players sit."
-    )
+    text = ngettext(
+        "%(host)s opened One Night game **%(code)s** (%(rules)s). Join with `!join %(code)s`;"
+        " %(host)s deals with `!start %(code)s` once %(low)d to %(high)d player sit.",
+        "%(host)s opened One Night game **%(code)s** (%(rules)s). Join with `!join %(code)s`;"
+        " %(host)s deals with `!start %(code)s` once %(low)d to %(high)d players sit.",
+        high,
+    ) % {
+        "host": seat.name,
+        "code": table.code,
+        "rules": _(str(family_named(FAMILY).rulesets[wanted])),
+        "low": low,
+        "high": high,
+    }
     if table.options.get("rules_phrase"):
-        text += (
-            f" These rules ask each player for the phrase they hold (rules/000 s5e):"
-            f" `!join {table.code} <phrase>`."
-        )
+        text += " " + _(
+            "These rules ask each player for the phrase they hold (rules/000 s5e):"
+            " `!join %(code)s <phrase>`."
+        ) % {"code": table.code}
     if site:
-        text += f" The rules: {site}{rules}"
+        text += " " + _("The rules: %(address)s") % {"address": f"{site}{rules}"}
     return _say(text, private=channel_id is None)
 
 
 def _join(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
     """`!join <game id> [rules phrase] [as <name>]`: the name defaults to the one shown on the
     chat service; "as" picks another (one taken, too long, or a centre card's)."""
-    first, _, after = rest.partition(" ")
+    first, _space, after = rest.partition(" ")
     phrase, name = after, ""
     spaced = f" {after.lower()}"
     if " as " in spaced:
@@ -326,77 +392,107 @@ def _join(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
         phrase, name = after[: max(cut - 1, 0)], after[cut + 3 :]
     table = Table.objects.filter(code=first.upper()).first() if first else None
     if table is None:
-        raise Refused("Which game? `!join <game id>`: the id is on its page or in `!new`'s answer.")
+        raise Refused(
+            _("Which game? `!join <game id>`: the id is on its page or in `!new`'s answer.")
+        )
     if table.family != FAMILY:
-        raise Refused(f"Game {table.code} is not One Night: play it on its web page.")
+        raise Refused(_not_one_night(table))
     if any(s.table_id == table.pk for s in _my_seats(account)):
-        raise Refused(f"You already have a seat in game {table.code}.")
+        raise Refused(_("You already have a seat in game %(code)s.") % {"code": table.code})
     with transaction.atomic():
-        wanted = name.strip() or account.name or "Player"
+        # Translators: the name a player plays under when their chat account shows none.
+        wanted = name.strip() or account.name or _("Player")
         seat = services.seat_join(table=table, name=wanted, phrase=phrase.strip())
         _link(account, seat)
     count = table.seats.count()
     return _say(
-        f"{seat.name} sat down in game {table.code} ({count} players).",
+        ngettext(
+            "%(player)s sat down in game %(code)s (%(count)d player).",
+            "%(player)s sat down in game %(code)s (%(count)d players).",
+            count,
+        )
+        % {"player": seat.name, "code": table.code, "count": count},
         private=channel_id is None,
     )
 
 
 def _start(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
-    table, seat, _ = _seated(account, rest)
+    table, seat, _rest = _seated(account, rest)
     services.table_start(host=seat)
     return _say(
-        f"Game {table.code} has begun: your role and your night's instructions are in your"
-        " private messages.",
+        _(
+            "Game %(code)s has begun: your role and your night's instructions are in your"
+            " private messages."
+        )
+        % {"code": table.code},
         private=channel_id is None,
     )
 
 
 def _here(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
     if channel_id is None:
-        raise Refused("Send `!here <game id>` in the channel that should carry the game's chat.")
-    table, seat, _ = _seated(account, rest)
+        raise Refused(_("Send `!here <game id>` in the channel that should carry the game's chat."))
+    table, seat, _rest = _seated(account, rest)
     if not seat.is_host:
-        raise Refused("Only the host can choose the game's channel.")
+        raise Refused(_("Only the host can choose the game's channel."))
     if table.ended:
-        raise Refused(f"Game {table.code} is over.")
+        raise Refused(_game_over(table))
     _channel_for(table, account, channel_id)
-    return Reply(public=(f"This channel now carries game {table.code}'s chat.",))
+    return Reply(
+        public=(_("This channel now carries game %(code)s's chat.") % {"code": table.code},)
+    )
+
+
+def _game_over(table: Table) -> str:
+    return _("Game %(code)s is over.") % {"code": table.code}
 
 
 def _link_seat(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
-    first, _, code = rest.partition(" ")
+    first, _space, code = rest.partition(" ")
     table = Table.objects.filter(code=first.upper()).first() if first else None
     if table is None or table.family != FAMILY or not code.strip():
-        raise Refused("Send the whole command your game page shows: `!link <game id> <code>`.")
+        raise Refused(_("Send the whole command your game page shows: `!link <game id> <code>`."))
     if table.ended:
-        raise Refused(f"Game {table.code} is over.")
+        raise Refused(_game_over(table))
     seat = seat_for_code(list(table.seats.all()), code)
     if seat is None:
-        raise Refused(f"That code is not one of game {table.code}'s. Copy it from your game page.")
+        raise Refused(
+            _("That code is not one of game %(code)s's. Copy it from your game page.")
+            % {"code": table.code}
+        )
     mine = next((s for s in _my_seats(account) if s.table_id == table.pk), None)
     if mine is not None and mine.pk != seat.pk:
-        raise Refused(f"You already play {mine.name} in game {table.code}.")
+        raise Refused(
+            _("You already play %(player)s in game %(code)s.")
+            % {"player": mine.name, "code": table.code}
+        )
     existing = SeatLink.objects.filter(seat=seat).select_related("account").first()
     if existing is not None and existing.account_id != account.pk:
-        raise Refused(f"{seat.name}'s seat is already played from another account.")
+        raise Refused(
+            _("%(player)s's seat is already played from another account.") % {"player": seat.name}
+        )
     if existing is None:
         _link(account, seat)
     return Reply(
         private=(
-            f"You play {seat.name} in game {table.code} from here now: I will send you what the"
-            " moderator tells you. Your web page keeps working too.",
+            _(
+                "You play %(player)s in game %(code)s from here now: I will send you what the"
+                " moderator tells you. Your web page keeps working too."
+            )
+            % {"player": seat.name, "code": table.code},
         )
     )
 
 
 def _role(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
-    table, seat, _ = _seated(account, rest)
+    table, seat, _rest = _seated(account, rest)
     if table.stage == Stage.LOBBY:
-        raise Refused(f"Game {table.code} has not started: no cards are dealt yet.")
-    texts = [text for _, text in due(table_info(table), seat_info(seat))]
+        raise Refused(
+            _("Game %(code)s has not started: no cards are dealt yet.") % {"code": table.code}
+        )
+    texts = [text for _key, text in due(table_info(table), seat_info(seat))]
     if not texts:
-        raise Refused(f"Game {table.code} has no cards dealt to you.")
+        raise Refused(_("Game %(code)s has no cards dealt to you.") % {"code": table.code})
     return Reply(private=tuple(texts))
 
 
@@ -407,46 +503,61 @@ def _move(seat: Seat, kind: str, fields: dict[str, list[str]]) -> None:
 def _target(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
     table, seat, rest = _seated(account, rest)
     if table.stage != Stage.PLAYING or table.phase != "night":
-        raise Refused(f"Game {table.code} is not in its night: night actions are closed.")
+        raise Refused(
+            _("Game %(code)s is not in its night: night actions are closed.") % {"code": table.code}
+        )
     view = view_of(table_info(table), seat_info(seat))
     form = view.action_form
     if form is None:
-        raise Refused("You already sent your night action; it is final.")
+        raise Refused(_("You already sent your night action; it is final."))
     values = _targets(table, rest)
     if not values:
         _move(seat, "action", {"no_action": ["1"]})
-        done = "You copied nobody." if form.kind == "copy" else "Your action is in: no action."
+        if form.kind == "copy":
+            done = _(
+                "Game %(code)s: You copied nobody. The night ends when everyone has sent theirs."
+            )
+        else:
+            done = _(
+                "Game %(code)s: Your action is in: no action. The night ends when everyone has"
+                " sent theirs."
+            )
     elif form.kind == "copy":
         _move(seat, "copy", {"targets": values})
-        done = "Your choice is in."
+        done = _("Game %(code)s: Your choice is in. The night ends when everyone has sent theirs.")
     else:
         _move(seat, "action", {"targets": values})
-        done = "Your action is in."
-    return Reply(
-        private=(f"Game {table.code}: {done} The night ends when everyone has sent theirs.",)
-    )
+        done = _("Game %(code)s: Your action is in. The night ends when everyone has sent theirs.")
+    return Reply(private=(done % {"code": table.code},))
 
 
 def _ready(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
     table, seat, rest = _seated(account, rest)
     answer = rest.strip().lower()
     if answer not in ("", "yes", "no"):
-        raise Refused(f"`!ready {table.code}` says you are ready; `!ready {table.code} no` not.")
+        raise Refused(
+            # Translators: `no` is what a player types: keep it as it is.
+            _("`!ready %(code)s` says you are ready; `!ready %(code)s no` not.")
+            % {"code": table.code}
+        )
     wants = answer or "yes"
     _move(seat, "ready", {"ready": [wants]})
-    text = (
-        f"{seat.name} is ready to vote in game {table.code}."
-        if wants == "yes"
-        else f"{seat.name} is not ready to vote after all."
-    )
+    if wants == "yes":
+        text = _("%(player)s is ready to vote in game %(code)s.") % {
+            "player": seat.name,
+            "code": table.code,
+        }
+    else:
+        text = _("%(player)s is not ready to vote after all.") % {"player": seat.name}
     return _say(text, private=channel_id is None)
 
 
 def _end_day(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
-    table, seat, _ = _seated(account, rest)
+    table, seat, _rest = _seated(account, rest)
     _move(seat, "end_day", {})
     return _say(
-        f"The host ended the day of game {table.code}: time to vote.", private=channel_id is None
+        _("The host ended the day of game %(code)s: time to vote.") % {"code": table.code},
+        private=channel_id is None,
     )
 
 
@@ -461,10 +572,15 @@ def _vote(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
     else:
         values = _targets(table, rest)
     if len(values) != 1 or not values[0].isdigit():
-        raise Refused(f"Vote for one player: `!vote {table.code} <player>`.")
+        raise Refused(_("Vote for one player: `!vote %(code)s <player>`.") % {"code": table.code})
     _move(seat, "vote", {"target": values})
     name = Seat.objects.get(pk=int(values[0])).name
-    return Reply(private=(f"Game {table.code}: your vote for {name} is in. Votes are final.",))
+    return Reply(
+        private=(
+            _("Game %(code)s: your vote for %(player)s is in. Votes are final.")
+            % {"code": table.code, "player": name},
+        )
+    )
 
 
 def _live_game_in(service: str, channel_id: str) -> GameChannel | None:
@@ -501,9 +617,12 @@ def _chat(sender: Sender, text: str, channel_id: str, attachments: int = 0) -> R
     if attachments and not over:
         return Reply(
             private=(
-                f"I removed your message from game {game.table.code}'s chat: files and pictures"
-                " are not allowed there (a screenshot would quote the moderator, rules/000 s5c)."
-                " Say it in your own words.",
+                _(
+                    "I removed your message from game %(code)s's chat: files and pictures are not"
+                    " allowed there (a screenshot would quote the moderator, rules/000 s5c). Say"
+                    " it in your own words."
+                )
+                % {"code": game.table.code},
             ),
             delete=True,
         )
@@ -515,7 +634,11 @@ def _chat(sender: Sender, text: str, channel_id: str, attachments: int = 0) -> R
         if over:
             return None
         return Reply(
-            private=(f"I removed your message from game {game.table.code}'s chat: {error}",),
+            private=(
+                # Translators: %(reason)s is why the game's chat refused the message.
+                _("I removed your message from game %(code)s's chat: %(reason)s")
+                % {"code": game.table.code, "reason": error},
+            ),
             delete=True,
         )
     return None

@@ -24,6 +24,7 @@ from datetime import datetime
 
 import discord
 from asgiref.sync import sync_to_async
+from django.utils.translation import gettext as _
 
 from . import commands, relay
 
@@ -68,7 +69,10 @@ def shown(item: relay.Outgoing) -> str:
         return f"» {item.text}"
     if item.author is not None:
         body = "\n> ".join(discord.utils.escape_markdown(line) for line in item.text.split("\n"))
-        return f"**{discord.utils.escape_markdown(item.author)}** (web):\n> {body}"
+        author = discord.utils.escape_markdown(item.author)
+        # Translators: the heading of a line a player wrote on the web, relayed to Discord.
+        return _("**%(player)s** (web):") % {"player": author} + f"\n> {body}"
+
     if item.deadline is not None:
         return item.text.replace("{when}", when(item.deadline))
     return item.text
@@ -116,7 +120,7 @@ class WerewolfBot(discord.Client):
             await sync_to_async(relay.handled)(SERVICE, sender.user_id, channel_id, message.id)
         except Exception:  # one bad message must not stop the bot; the player hears of it
             log.exception("message %s could not be handled", message.id)
-            await self._direct(message.author, "Something went wrong with that; try again.")
+            await self._direct(message.author, _("Something went wrong with that; try again."))
             return
         if reply is not None and (reply.public or reply.private):
             await self.relay_once()  # a move may have dealt, dawned or revealed: tell at once
@@ -144,8 +148,11 @@ class WerewolfBot(discord.Client):
                 await message.delete()
             except (discord.Forbidden, discord.NotFound, discord.HTTPException):
                 private_texts.append(
-                    "I could not delete your message (I lack the Manage Messages permission"
-                    " there): delete it yourself."
+                    _(
+                        # Translators: "Manage Messages" is the name of a Discord permission.
+                        "I could not delete your message (I lack the Manage Messages permission"
+                        " there): delete it yourself."
+                    )
                 )
         for text in reply.public:
             for part in chunks(text):

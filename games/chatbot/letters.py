@@ -9,107 +9,182 @@ has a key; the relay sends a key once (models.SeatLink.told).
 
 from __future__ import annotations
 
-from games.families.onenight.engine import CENTRE_POSITIONS
-from games.families.onenight.engine.messages import _names as names  # "A, B and C"
+from collections.abc import Mapping
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.families.onenight.engine import CENTRE_POSITIONS, Role
 from games.families.onenight.panels import ActionForm, OneNightView, Reveal, view_of
 from games.tables.family import SeatInfo, TableInfo
+from games.words import listing
 
+# The centre cards as a player types them (`left middle`): the command's words, not translated.
 CENTRE = ", ".join(CENTRE_POSITIONS)
 
 
 def role_letter(view: OneNightView, code: str) -> str:
     assert view.role is not None
-    return "\n".join((f"**Game {code}: {view.role.heading}**", *view.role.paragraphs))
+    heading = _("**Game %(code)s: %(heading)s**") % {"code": code, "heading": view.role.heading}
+    return "\n".join((heading, *view.role.paragraphs))
 
 
-def action_letter(form: ActionForm, code: str) -> str:
+def _either(shapes: list[str]) -> str:
+    """ "A or B or C": what a player may send."""
+    either = shapes[0] if shapes else ""
+    for shape in shapes[1:]:
+        # Translators: two things a player may send, one or the other ("one player or one
+        # centre card").
+        either = _("%(one)s or %(other)s") % {"one": either, "other": shape}
+    return either
+
+
+def action_letter(form: ActionForm, code: str, names: Mapping[str, str] | None = None) -> str:
     """The night's instructions for this seat's form (rules/000 s3b: "!target <game id>
-    <players to target>"; a role with nothing to do still sends one, naming nobody)."""
-    target = f"`!target {code}"
-    lines = [f"**Game {code}, tonight:** {form.prompt}"]
+    <players to target>"; a role with nothing to do still sends one, naming nobody). `names`:
+    the players' names by seat id, as the form's choices post them."""
+    # Translators: the instructions of the bot's night letter. Text in backticks is what a
+    # player types: keep `!target` (and `left middle`) as it is; <player> describes what to
+    # type and is translated.
+    lines = [_("**Game %(code)s, tonight:** %(prompt)s") % {"code": code, "prompt": form.prompt}]
     if form.copied is not None:
-        lines.insert(1, f"You copied the card of a {form.copied.title}.")
-    players = [c.label for c in form.choices if c.value.isdigit()]
+        lines.insert(1, _("You copied the card of a %(role)s.") % {"role": form.copied.title})
+    names = names or {}
+    players = [names.get(c.value, c.label) for c in form.choices if c.value.isdigit()]
     if form.kind == "copy":
         lines.append(
-            f"Send {target} <player>` to copy that player's card, or {target}` to copy nobody."
+            _(
+                "Send `!target %(code)s <player>` to copy that player's card, or"
+                " `!target %(code)s` to copy nobody."
+            )
+            % {"code": code}
         )
-        lines.append(f"Players: {names(players)}.")
+        lines.append(_("Players: %(players)s.") % {"players": listing(players)})
     elif form.kind == "none":
         lines.append(
-            f"You have nothing to do tonight, but the night waits for everyone: send {target}`"
-            " to say you are done."
+            _(
+                "You have nothing to do tonight, but the night waits for everyone: send"
+                " `!target %(code)s` to say you are done."
+            )
+            % {"code": code}
         )
     elif form.kind == "pair":
-        lines.append(f"Send {target} <player>, <player>` with the two players.")
-        lines.append(f"Players: {names(players)}.")
+        lines.append(
+            _("Send `!target %(code)s <player>, <player>` with the two players.") % {"code": code}
+        )
+        lines.append(_("Players: %(players)s.") % {"players": listing(players)})
     else:
         shapes: list[str] = []
         if players:
-            shapes.append("one player")
-            players = [label.removesuffix("'s card") for label in players]
+            shapes.append(_("one player"))
         if any(c.value in CENTRE_POSITIONS for c in form.choices):
-            shapes.append("one centre card")
+            shapes.append(_("one centre card"))
         if any("," in c.value for c in form.choices):
-            shapes.append("two centre cards")
-        lines.append(f"Send {target} <{' or '.join(shapes)}>`.")
+            shapes.append(_("two centre cards"))
+        lines.append(
+            # Translators: %(what)s is what to send ("one player or one centre card").
+            _("Send `!target %(code)s <%(what)s>`.") % {"code": code, "what": _either(shapes)}
+        )
         if players:
-            lines.append(f"Players: {names(players)}.")
+            lines.append(_("Players: %(players)s.") % {"players": listing(players)})
         if len(shapes) > (1 if players else 0):
-            lines.append(f"Centre cards: {CENTRE} (two of them: `left middle`).")
+            lines.append(
+                # Translators: %(cards)s are the centre cards' words as typed: left, middle,
+                # right. Keep `left middle` as it is.
+                _("Centre cards: %(cards)s (two of them: `left middle`).") % {"cards": CENTRE}
+            )
     if form.allow_none and form.kind in ("pair", "choice"):
-        lines.append(f"Or send {target}` for no action.")
-    lines.append("Your choice is final once sent.")
+        lines.append(_("Or send `!target %(code)s` for no action.") % {"code": code})
+    lines.append(_("Your choice is final once sent."))
     return "\n".join(lines)
 
 
 def report_letter(view: OneNightView, code: str) -> str:
-    return "\n".join((f"**Game {code}: what you learned in the night**", *view.night_report))
+    heading = _("**Game %(code)s: what you learned in the night**") % {"code": code}
+    return "\n".join((heading, *view.night_report))
 
 
 def vote_letter(view: OneNightView, code: str) -> str:
     others = [p.name for p in view.ring if not p.is_me]
     lines = [
-        f"**Game {code}: vote.** Vote in secret for the player to lynch: send `!vote {code}"
-        " <player>`. Your vote is final and may not be for yourself.",
-        f"The circle, in random order: {', '.join(p.name for p in view.ring)}.",
+        _(
+            # Translators: `!vote` and, below, `up` and `down` are what a player types: keep them.
+            "**Game %(code)s: vote.** Vote in secret for the player to lynch: send"
+            " `!vote %(code)s <player>`. Your vote is final and may not be for yourself."
+        )
+        % {"code": code},
+        _("The circle, in random order: %(players)s.")
+        % {"players": ", ".join(p.name for p in view.ring)},
     ]
     if view.vote_up is not None and view.vote_down is not None:
         lines.append(
-            f"Up from you is {view.vote_up.name} (`!vote {code} up`), down is"
-            f" {view.vote_down.name} (`!vote {code} down`): if everyone votes up (or everyone"
-            " down), each player gets one vote and nobody dies."
+            _(
+                "Up from you is %(up)s (`!vote %(code)s up`), down is %(down)s"
+                " (`!vote %(code)s down`): if everyone votes up (or everyone down), each player"
+                " gets one vote and nobody dies."
+            )
+            % {"up": view.vote_up.name, "down": view.vote_down.name, "code": code}
         )
     elif others:
-        lines.append(f"You may vote for {names(others)}.")
+        lines.append(_("You may vote for %(players)s.") % {"players": listing(others)})
     return "\n".join(lines)
+
+
+def _cards(start: Role, final: Role) -> str:
+    """A card, and the card it became if it changed hands."""
+    if final == start:
+        return start.title
+    # Translators: a card and the card it became in the night.
+    return _("%(start)s → %(final)s") % {"start": start.title, "final": final.title}
+
+
+def _result(won: bool, died: bool) -> str:
+    """How a player's game ended, in the reveal's rows."""
+    if won:
+        return _("won, died") if died else _("won")
+    return _("lost, died") if died else _("lost")
 
 
 def reveal_text(reveal: Reveal, code: str) -> str:
     """The reveal of rules/000 s3d, for everyone: who died, why, who won, every card."""
-    lines = [f"**Game {code}: the reveal**"]
-    lines.append(f"Died: {names(list(reveal.dead))}." if reveal.dead else "Nobody died.")
+    lines = [_("**Game %(code)s: the reveal**") % {"code": code}]
+    lines.append(
+        _("Died: %(players)s.") % {"players": listing(list(reveal.dead))}
+        if reveal.dead
+        else _("Nobody died.")
+    )
     lines += [reveal.vote_reason, reveal.reason, ""]
     for row in reveal.rows:
-        cards = row.start_role.title
-        if row.final_role != row.start_role:
-            cards += f" → {row.final_role.title}"
+        cards = _cards(row.start_role, row.final_role)
         if row.plays_as != row.final_role:
-            cards += f" (as {row.plays_as.title})"
-        result = ("won" if row.won else "lost") + (", died" if row.died else "")
-        voted = row.voted_for or "nobody"
+            # Translators: a player's cards, and the role they played as (a Doppelganger).
+            cards = _("%(cards)s (as %(role)s)") % {"cards": cards, "role": row.plays_as.title}
+        # Translators: who a player voted for when they voted for nobody.
+        voted = row.voted_for or _("nobody")
         lines.append(
-            f"- {row.name}: {cards}; voted for {voted}; {row.votes_received}"
-            f" vote{'' if row.votes_received == 1 else 's'}; {result}"
+            ngettext(
+                # Translators: a row of the reveal: a player, their cards, their vote, the votes
+                # they received and how their game ended ("won, died").
+                "- %(name)s: %(cards)s; voted for %(voted)s; %(count)d vote; %(result)s",
+                "- %(name)s: %(cards)s; voted for %(voted)s; %(count)d votes; %(result)s",
+                row.votes_received,
+            )
+            % {
+                "name": row.name,
+                "cards": cards,
+                "voted": voted,
+                "count": row.votes_received,
+                "result": _result(row.won, row.died),
+            }
         )
+    # The centre's positions are the words a player types (left, middle, right).
     centre = "; ".join(
-        f"{position}: {start.title}" + (f" → {final.title}" if final != start else "")
-        for position, start, final in reveal.centre
+        f"{position}: {_cards(start, final)}" for position, start, final in reveal.centre
     )
-    lines.append(f"Centre cards: {centre}.")
+    lines.append(_("Centre cards: %(cards)s.") % {"cards": centre})
     if reveal.copied is not None:
-        lines.append(f"The Doppelganger copied the {reveal.copied.title}.")
-    lines.append("The night, step by step:")
+        lines.append(_("The Doppelganger copied the %(role)s.") % {"role": reveal.copied.title})
+    lines.append(_("The night, step by step:"))
     lines += [f"{n}. {step.text}" for n, step in enumerate(reveal.log, 1)]
     return "\n".join(line for line in lines if line is not None)
 
@@ -120,26 +195,27 @@ def due(table: TableInfo, seat: SeatInfo) -> list[tuple[str, str]]:
     view = view_of(table, seat)
     code = table.code
     if view.phase == "cancelled":
-        return [("cancelled", f"Game {code} was cancelled by its host. Nobody's cards are shown.")]
+        text = _("Game %(code)s was cancelled by its host. Nobody's cards are shown.")
+        return [("cancelled", text % {"code": code})]
     letters: list[tuple[str, str]] = []
     if view.role is not None and view.phase != "reveal":
         letters.append(("role", role_letter(view, code)))
     if view.phase == "night" and view.copied is not None and view.action_form is None:
         # The Doppelganger sees the card it copied at once, as its page shows it.
-        letters.append(("copied", f"Game {code}: you copied the card of a {view.copied.title}."))
+        text = _("Game %(code)s: you copied the card of a %(role)s.")
+        letters.append(("copied", text % {"code": code, "role": view.copied.title}))
     if view.phase == "night" and view.action_form is not None:
         step = "copy" if view.action_form.kind == "copy" else "action"
-        letters.append((f"night:{step}", action_letter(view.action_form, code)))
+        names = {str(s.id): s.name for s in table.seats}
+        letters.append((f"night:{step}", action_letter(view.action_form, code, names)))
     if view.night_report and view.phase in ("day", "voting"):
         letters.append(("report", report_letter(view, code)))
         if view.phase == "day":
-            letters.append(
-                (
-                    "day",
-                    f"Game {code}: it is day. Talk it over in the game's chat; when you are ready"
-                    f" to vote, send `!ready {code}`.",
-                )
+            text = _(
+                "Game %(code)s: it is day. Talk it over in the game's chat; when you are ready to"
+                " vote, send `!ready %(code)s`."
             )
+            letters.append(("day", text % {"code": code}))
     if view.phase == "voting" and not view.has_voted and view.me is not None:
         letters.append(("vote", vote_letter(view, code)))
     if view.phase == "reveal" and view.reveal is not None:

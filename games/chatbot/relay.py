@@ -15,6 +15,8 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.tables import services
 from games.tables.models import ChatLine, Stage
@@ -31,7 +33,33 @@ FINAL_LETTERS = ("reveal", "cancelled")
 # After the end, the game's chat still goes both ways for a while (the web's stays open after
 # the reveal); then the channel is an ordinary channel again.
 AFTER_GAME = timedelta(hours=2)
-CLOCKED_PHASES = {"day": "The day ends", "voting": "Voting closes"}
+CLOCKED_PHASES = ("day", "voting")
+
+
+def _clock_text(phase: str) -> str:
+    """The post that gives a clocked phase's deadline."""
+    # Translators: {when} is the deadline as Discord shows it ("in 5 minutes (21:30)"): keep
+    # it as it is.
+    return _("The day ends {when}.") if phase == "day" else _("Voting closes {when}.")
+
+
+def _warning_text(phase: str, minutes: int) -> str:
+    """The warning that a clocked phase ends in `minutes`."""
+    if phase == "day":
+        text = ngettext(
+            # Translators: {when} is the deadline as Discord shows it ("in 5 minutes (21:30)").
+            "%(count)d minute left: the day ends {when}.",
+            "%(count)d minutes left: the day ends {when}.",
+            minutes,
+        )
+    else:
+        text = ngettext(
+            # Translators: {when} is the deadline as Discord shows it ("in 5 minutes (21:30)").
+            "%(count)d minute left: voting closes {when}.",
+            "%(count)d minutes left: voting closes {when}.",
+            minutes,
+        )
+    return text % {"count": minutes}
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,19 +113,18 @@ def _channel_posts(game: GameChannel, service: str, now: datetime) -> list[Outgo
     if last is not None and not out:
         out.append(Outgoing(False, game.channel_id, "", ("line", game.pk, str(last))))
     if table.stage == Stage.PLAYING and table.deadline is not None:
-        lead = CLOCKED_PHASES.get(table.phase)
+        clocked = table.phase in CLOCKED_PHASES
         stamp = table.deadline.isoformat()
-        if lead and f"clock:{stamp}" not in posted:
+        if clocked and f"clock:{stamp}" not in posted:
             mark = ("post", game.pk, f"clock:{stamp}")
-            out.append(Outgoing(False, game.channel_id, f"{lead} {{when}}.", mark, table.deadline))
-        for warning in WARNINGS if lead else ():
+            text = _clock_text(table.phase)
+            out.append(Outgoing(False, game.channel_id, text, mark, table.deadline))
+        for warning in WARNINGS if clocked else ():
             left = table.deadline - now
             key = f"warn:{int(warning.total_seconds())}:{stamp}"
             if warning - WARNING_WINDOW < left <= warning and key not in posted:
                 minutes = int(warning.total_seconds() // 60)
-                text = (
-                    f"{minutes} minute{'s' if minutes != 1 else ''} left: {lead.lower()} {{when}}."
-                )
+                text = _warning_text(table.phase, minutes)
                 mark = ("post", game.pk, key)
                 out.append(Outgoing(False, game.channel_id, text, mark, table.deadline))
     if "end" in posted:
@@ -107,7 +134,7 @@ def _channel_posts(game: GameChannel, service: str, now: datetime) -> list[Outgo
         if reveal:
             out.append(Outgoing(False, game.channel_id, reveal, ("post", game.pk, "end")))
     elif table.stage == Stage.CANCELLED:
-        text = f"Game {table.code} was cancelled by its host."
+        text = _("Game %(code)s was cancelled by its host.") % {"code": table.code}
         out.append(Outgoing(False, game.channel_id, text, ("post", game.pk, "end")))
     return out
 
@@ -179,6 +206,9 @@ def unreachable(item: Outgoing) -> tuple[str, str] | None:
     if game is None:
         return None
     return game.channel_id, (
-        f"I cannot send private messages to {link.seat.name}: allow direct messages from this"
-        f" server's members (Privacy Settings), then send me `!role {table.code}`."
+        _(
+            "I cannot send private messages to %(player)s: allow direct messages from this"
+            " server's members (Privacy Settings), then send me `!role %(code)s`."
+        )
+        % {"player": link.seat.name, "code": table.code}
     )

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from games.families.onenight.engine import (
     CENTRE_POSITIONS,
     Role,
@@ -46,7 +48,7 @@ def read_setup(fields: Mapping[str, Sequence[str]]) -> NarratorSetup:
     try:
         ruleset = Ruleset(_one(fields, "ruleset") or Ruleset.HOUSE.value)
     except ValueError:
-        raise SetupError("Choose the house rules or the official rules.") from None
+        raise SetupError(_("Choose the house rules or the official rules.")) from None
     names: list[str] = []
     for raw in _one(fields, "players").replace(",", "\n").splitlines():
         if not raw.strip():
@@ -56,11 +58,17 @@ def read_setup(fields: Mapping[str, Sequence[str]]) -> NarratorSetup:
         except RefusedName as error:
             raise SetupError(str(error)) from None
         if name.lower() in (n.lower() for n in names):
-            raise SetupError(f"{name} is on the list twice: give each player their own name.")
+            raise SetupError(
+                _("%(name)s is on the list twice: give each player their own name.")
+                % {"name": name}
+            )
         names.append(name)
     most = max_players(ruleset)
     if not MIN_PLAYERS <= len(names) <= most:
-        raise SetupError(f"Write {MIN_PLAYERS} to {most} players' names, one per line.")
+        raise SetupError(
+            _("Write %(least)d to %(most)d players' names, one per line.")
+            % {"least": MIN_PLAYERS, "most": most}
+        )
     try:
         chosen = parse_deck(ruleset.value, fields)
     except FamilyError as error:
@@ -72,7 +80,9 @@ def read_setup(fields: Mapping[str, Sequence[str]]) -> NarratorSetup:
         raise SetupError(str(error)) from None
     raw_minutes = _one(fields, "day_minutes") or str(DAY_MINUTES)
     if not raw_minutes.strip().isdigit() or not 1 <= int(raw_minutes) <= 120:
-        raise SetupError("The day lasts a whole number of minutes, from 1 to 120.")
+        raise SetupError(
+            _("The day lasts a whole number of minutes, from 1 to %(most)d.") % {"most": 120}
+        )
     return NarratorSetup(ruleset, tuple(names), tuple(deck), int(raw_minutes))
 
 

@@ -9,6 +9,7 @@ from collections import Counter
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.families.onenight.engine import Role, RuleError, Ruleset
@@ -110,12 +111,13 @@ def moderate(request: HttpRequest) -> HttpResponse:
     names = _player_names(request.POST.get("players", ""))
     try:
         if ruleset not in rulesets:
-            raise ServiceError("Choose the forum, Oxford or 1.7.0 game.")
+            raise ServiceError(_("Choose the forum, Oxford or 1.7.0 game."))
         with transaction.atomic():
             host = services.table_create(
                 family="werewolf",
                 ruleset=ruleset,
-                host_name=request.POST.get("moderator", "").strip() or "Host",
+                # Translators: the moderator's name at a table when none is typed in.
+                host_name=request.POST.get("moderator", "").strip() or _("Host"),
                 creator_key=_client_key(request),
                 options={"table_mode": True, "deal": "app", "pace": "table"},
             )
@@ -134,5 +136,6 @@ def _player_names(raw: str) -> list[str]:
     players called by their seat numbers."""
     text = raw.strip()
     if text.isdigit():
-        return [f"Seat {n}" for n in range(1, min(int(text), 40) + 1)]
+        # Translators: a player's name at a table when only how many play is typed in.
+        return [_("Seat %(number)d") % {"number": n} for n in range(1, min(int(text), 40) + 1)]
     return [name.strip() for name in text.replace(",", "\n").splitlines() if name.strip()]

@@ -3,23 +3,33 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.tables.family import families
 from games.tables.names import MAX_NAME_LENGTH
 
 
+def game_title(title: str, ruleset: str) -> str:
+    """A game and its rules, as the pages name them ("Werewolf — Forum game (rules/001)")."""
+    # Translators: a game's name and the rules it is played under.
+    return _("%(game)s — %(rules)s") % {"game": _(str(title)), "rules": _(str(ruleset))}
+
+
 def game_choices() -> list[tuple[str, str]]:
     """Every family's rulesets, as "family:ruleset" with a label."""
     return [
-        (f"{family.name}:{ruleset}", f"{family.title} — {label}")
+        (f"{family.name}:{ruleset}", game_title(family.title, label))
         for family in families()
         for ruleset, label in family.rulesets.items()
     ]
 
 
 class CreateTableForm(forms.Form):
-    host_name = forms.CharField(label="Your name", max_length=MAX_NAME_LENGTH, strip=True)
-    game = forms.ChoiceField(label="Game")
+    host_name = forms.CharField(
+        label=gettext_lazy("Your name"), max_length=MAX_NAME_LENGTH, strip=True
+    )
+    game = forms.ChoiceField(label=gettext_lazy("Game"))
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
@@ -29,17 +39,17 @@ class CreateTableForm(forms.Form):
             self.fields["game"].initial = choices[0][0]
 
     def family_and_ruleset(self) -> tuple[str, str]:
-        family, _, ruleset = self.cleaned_data["game"].partition(":")
+        family, _colon, ruleset = self.cleaned_data["game"].partition(":")
         return family, ruleset
 
 
 class JoinCodeForm(forms.Form):
-    code = forms.CharField(label="Game code", max_length=16, strip=True)
+    code = forms.CharField(label=gettext_lazy("Game code"), max_length=16, strip=True)
 
     def clean_code(self) -> str:
         return self.cleaned_data["code"].upper().replace(" ", "").replace("-", "")
 
 
 class JoinForm(forms.Form):
-    name = forms.CharField(label="Your name", max_length=MAX_NAME_LENGTH, strip=True)
-    phrase = forms.CharField(label="The phrase", max_length=100, required=False)
+    name = forms.CharField(label=gettext_lazy("Your name"), max_length=MAX_NAME_LENGTH, strip=True)
+    phrase = forms.CharField(label=gettext_lazy("The phrase"), max_length=100, required=False)

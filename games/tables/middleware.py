@@ -7,12 +7,14 @@ from collections.abc import Callable, Iterable
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 # The control characters (Unicode category Cc), and those a form field may not hold: all but
 # a textarea's tabs and line breaks (the admin's).
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 FIELD_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-CONTROL_CHARACTER_IN_FORM = (
+CONTROL_CHARACTER_IN_FORM = gettext_lazy(
     "It holds a control character, which nobody types. Nothing was changed: go back and send"
     " it again."
 )
@@ -33,9 +35,11 @@ class ExplainMethodNotAllowed:
             request,
             "tables/message.html",
             {
-                "title": "Use the buttons on the page",
-                "text": "This address only answers the game page's own buttons and forms."
-                " Go back to the game and use them there.",
+                "title": _("Use the buttons on the page"),
+                "text": _(
+                    "This address only answers the game page's own buttons and forms."
+                    " Go back to the game and use them there."
+                ),
             },
             status=405,
         )
@@ -70,7 +74,7 @@ class RefuseControlCharacters:
             return render(
                 request,
                 "tables/message.html",
-                {"title": "No such page", "text": "There is nothing at this address."},
+                {"title": _("No such page"), "text": _("There is nothing at this address.")},
                 status=404,
             )
         if any(has_control_character(text, in_field=True) for text in _fields(request)):
@@ -78,8 +82,8 @@ class RefuseControlCharacters:
                 request,
                 "tables/message.html",
                 {
-                    "title": "That form could not be read",
-                    "text": CONTROL_CHARACTER_IN_FORM,
+                    "title": _("That form could not be read"),
+                    "text": str(CONTROL_CHARACTER_IN_FORM),
                 },
                 status=400,
             )

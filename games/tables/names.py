@@ -22,6 +22,8 @@ import unicodedata
 from collections.abc import Iterable
 from functools import cache
 
+from django.utils.translation import gettext as _
+
 MODERATOR = "Moderator"  # the app's own voice in the chat
 MAX_NAME_LENGTH = 24
 # Games list several players in one line with it ("Ann, Ben"); One Night's forms once split on it.
@@ -150,19 +152,33 @@ def clean_name(name: object, reserved: Iterable[str] = ()) -> str:
     longer than MAX_NAME_LENGTH, unprintable, with a comma, reading as one of the `reserved`
     words of the game, or as the app's own voice."""
     if not isinstance(name, str) or not normalise(name):
-        raise RefusedName("Every player needs a name that is not empty.")
+        raise RefusedName(_("Every player needs a name that is not empty."))
     name = normalise(name)
     if len(name) > MAX_NAME_LENGTH:
-        raise RefusedName(f"A name is at most {MAX_NAME_LENGTH} characters; pick a shorter one.")
+        raise RefusedName(
+            _("A name is at most %(most)d characters; pick a shorter one.")
+            % {"most": MAX_NAME_LENGTH}
+        )
     if not name.isprintable():
-        raise RefusedName("A name cannot contain control characters.")
+        raise RefusedName(_("A name cannot contain control characters."))
     if SEPARATOR in name:
-        raise RefusedName(f"A name cannot contain a comma (“{SEPARATOR}”); pick another name.")
+        raise RefusedName(
+            # Translators: %(comma)s is the comma itself, the one character names may not hold.
+            _("A name cannot contain a comma (“%(comma)s”); pick another name.")
+            % {"comma": SEPARATOR}
+        )
     reserved = tuple(reserved)
     if reserved and reads_as(name, reserved):
-        raise RefusedName(f"“{name}” has a meaning in this game; pick another name.")
+        raise RefusedName(
+            _("“%(name)s” has a meaning in this game; pick another name.") % {"name": name}
+        )
     if reads_as_moderator(name):
-        raise RefusedName(f"{MODERATOR} is the name of the app's own notes; pick another name.")
+        raise RefusedName(
+            # Translators: %(moderator)s is "Moderator", the name the app's chat notes go by.
+            _("%(moderator)s is the name of the app's own notes; pick another name.")
+            % {"moderator": MODERATOR}
+        )
+
     return name
 
 

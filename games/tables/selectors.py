@@ -10,6 +10,8 @@ from datetime import datetime
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.tables.family import Channel, Panel, family_named
 from games.tables.models import ChatLine, Seat, Stage, Table
@@ -150,7 +152,8 @@ def _line(line: ChatLine, me: Seat | None) -> ChatLineView:
     )
 
 
-WATCHERS_READ = "You are watching: only the players write here."
+# Marked here, translated where it is shown: a plain string, so that it may be compared.
+WATCHERS_READ = gettext_noop("You are watching: only the players write here.")
 
 
 def _readable(channels: tuple[Channel, ...], me: Seat | None) -> tuple[Channel, ...]:
@@ -158,7 +161,8 @@ def _readable(channels: tuple[Channel, ...], me: Seat | None) -> tuple[Channel, 
     says."""
     readable = tuple(c for c in channels if c.read)
     if me is None:
-        readable = tuple(replace(c, write=False, closed=WATCHERS_READ) for c in readable)
+        closed = _(WATCHERS_READ)
+        readable = tuple(replace(c, write=False, closed=closed) for c in readable)
     return readable
 
 
@@ -228,8 +232,8 @@ def table_page(
             PlayerRow(s.pk, s.name, s.is_host, me is not None and s.pk == me.pk, s.alive)
             for s in seats
         ),
-        family_title=family.title,
-        ruleset_label=family.rulesets.get(table.ruleset, table.ruleset),
+        family_title=_(str(family.title)),
+        ruleset_label=_(str(family.rulesets.get(table.ruleset, table.ruleset))),
         panel=panel,
         start_problem=family.start_problem(info) if in_lobby else None,
         seat_limits=family.seat_limits(table.ruleset),

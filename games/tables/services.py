@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
-from games.tables import push
+from games.tables import language, push
 from games.tables.family import (
     Change,
     Family,
@@ -33,7 +35,7 @@ from games.tables.models import ChatLine, Move, Seat, SeatTaken, Stage, Table
 from games.tables.names import RefusedName, clashing_name, clean_name
 from games.tables.reads import seat_info, table_info
 
-TABLE_LOCKED = (
+TABLE_LOCKED = gettext_lazy(
     "The host has locked this table: no new players can join. Ask the host to unlock it if you"
     " should be playing."
 )
@@ -76,7 +78,7 @@ def _locked(table_id: int) -> Table:
     try:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
-        raise NotAllowedError("This table is gone.") from None
+        raise NotAllowedError(_("This table is gone.")) from None
 
 
 @dataclass(slots=True)
@@ -103,7 +105,7 @@ def _at_table(table_id: int, seat_id: int | None = None) -> _Locked:
         return _Locked(table, seats)
     current = next((s for s in seats if s.pk == seat_id), None)
     if current is None:
-        raise NotAllowedError("You are not seated at this table.")
+        raise NotAllowedError(_("You are not seated at this table."))
     return _Locked(table, seats, current)
 
 
@@ -112,7 +114,7 @@ def _seat_at(table: Table, seat_id: int) -> Seat:
     is no longer at the table."""
     seat = Seat.objects.filter(pk=seat_id, table=table).first()
     if seat is None:
-        raise NotAllowedError("You are not seated at this table.")
+        raise NotAllowedError(_("You are not seated at this table."))
     seat.table = table
     return seat
 
@@ -120,16 +122,41 @@ def _seat_at(table: Table, seat_id: int) -> Seat:
 def _expect(table: Table, *stages: str) -> None:
     if table.stage not in stages:
         messages = {
-            Stage.LOBBY: "The game has not started yet.",
-            Stage.PLAYING: "The game has started: that can't be done now.",
-            Stage.OVER: "This game is over.",
-            Stage.CANCELLED: "This game was cancelled.",
+            Stage.LOBBY: _("The game has not started yet."),
+            Stage.PLAYING: _("The game has started: that can't be done now."),
+            Stage.OVER: _("This game is over."),
+            Stage.CANCELLED: _("This game was cancelled."),
         }
-        raise WrongStageError(messages.get(table.stage, "That can't be done now."))
+        raise WrongStageError(messages.get(table.stage, _("That can't be done now.")))
 
 
 def _family(table: Table) -> Family:
     return family_named(table.family)
+
+
+def _decide(decision: Callable[[], Change]) -> Change:
+    """The family's `decision` (a deal, a move, a deadline, a cancel); its refusal as ours.
+    The family writes what it stores for every reader (notes, its phase's label) in the site's
+    language itself (games/tables/language.py), and its refusals in the reader's."""
+    try:
+        return decision()
+    except FamilyError as error:
+        raise _refused(error) from None
+
+
+def _cancelled(change: Change) -> Change:
+    """`change` as a cancelled game's, its label in the site's language (it is stored)."""
+    with language.shared():
+        # Translators: the phase a game is in once its host or staff stopped it.
+        label = _("Cancelled")
+    return replace(change, phase="cancelled", phase_label=label, finished=True)
+
+
+def _lobby_label() -> str:
+    """A new table's phase label, stored: in the site's language."""
+    with language.shared():
+        # Translators: the phase a table is in before its game starts.
+        return _("Lobby")
 
 
 def _bump(
@@ -234,22 +261,28 @@ def table_create(
     try:
         game = family_named(family)
     except KeyError:
-        raise ServiceError("Choose one of the games on the page.") from None
+        raise ServiceError(_("Choose one of the games on the page.")) from None
     if ruleset not in game.rulesets:
-        raise ServiceError("Choose one of the rules on the page.")
+        raise ServiceError(_("Choose one of the rules on the page."))
     name = _name(game, host_name)
     if creator_key:
         since = _now(now) - timedelta(minutes=1)
         recent = Table.objects.filter(creator_key=creator_key, created_at__gt=since).count()
         if recent >= settings.GAMES_PER_MINUTE:
             raise ServiceError(
-                f"You have created {recent} games in the last minute. Wait a moment."
+                ngettext(
+                    "You have created %(count)d game in the last minute. Wait a moment.",
+                    "You have created %(count)d games in the last minute. Wait a moment.",
+                    recent,
+                )
+                % {"count": recent}
             )
     table = Table.objects.create(
         family=family,
         ruleset=ruleset,
         options={**game.default_options(ruleset), **(options or {})},
         creator_key=creator_key,
+        phase_label=_lobby_label(),
     )
     return Seat.objects.create(table=table, name=name, position=0, is_host=True)
 
@@ -264,14 +297,26 @@ def _check_join_caps(table: Table, joiner_key: str, when: datetime) -> None:
         mine = SeatTaken.objects.filter(client_key=joiner_key, taken_at__gt=since).count()
         if mine >= settings.JOINS_PER_MINUTE:
             raise ServiceError(
-                f"{mine} seats were taken from your address in the last minute. Wait a moment"
-                " and try again."
+                ngettext(
+                    "%(count)d seat was taken from your address in the last minute. Wait a"
+                    " moment and try again.",
+                    "%(count)d seats were taken from your address in the last minute. Wait a"
+                    " moment and try again.",
+                    mine,
+                )
+                % {"count": mine}
             )
     here = SeatTaken.objects.filter(table=table, taken_at__gt=since).count()
     if here >= settings.TABLE_JOINS_PER_MINUTE:
         raise ServiceError(
-            f"{here} seats were taken at this table in the last minute. Wait a moment and try"
-            " again."
+            ngettext(
+                "%(count)d seat was taken at this table in the last minute. Wait a moment and"
+                " try again.",
+                "%(count)d seats were taken at this table in the last minute. Wait a moment and"
+                " try again.",
+                here,
+            )
+            % {"count": here}
         )
 
 
@@ -298,22 +343,24 @@ def seat_join(
     table = _locked(table.pk)
     _expect(table, Stage.LOBBY)
     if table.joins_locked:
-        raise NotAllowedError(TABLE_LOCKED)
+        raise NotAllowedError(str(TABLE_LOCKED))
     game = _family(table)
     clean = _name(game, name)
     info = table_info(table)
     wanted = game.join_phrase(info)
     if wanted and not phrase_matches(phrase, wanted):
         raise ServiceError(
-            "Type the phrase the rules ask for, to show you read them (it is in their section"
-            " on playing fair)."
+            _(
+                "Type the phrase the rules ask for, to show you read them (it is in their section"
+                " on playing fair)."
+            )
         )
     seats = list(table.seats.all())
     limit = game.seat_limits(table.ruleset)[1]
     if len(seats) >= limit:
-        raise ServiceError(f"The table is full: these rules allow {limit} players.")
+        raise ServiceError(_table_full(limit))
     if clashing_name(clean, (s.name for s in seats)) is not None:
-        raise ServiceError(f"Someone called {clean} is already at the table; pick another name.")
+        raise ServiceError(_name_taken(clean))
     when = _now(now)
     _check_join_caps(table, joiner_key, when)
     position = max((s.position for s in seats), default=-1) + 1
@@ -321,7 +368,9 @@ def seat_join(
         with transaction.atomic():
             seat = Seat.objects.create(table=table, name=clean, position=position)
     except IntegrityError:
-        raise ServiceError(f"Someone called {clean} just sat down; pick another name.") from None
+        raise ServiceError(
+            _("Someone called %(name)s just sat down; pick another name.") % {"name": clean}
+        ) from None
     SeatTaken.objects.create(table=table, client_key=joiner_key, taken_at=when)
     _bump(table)
     return seat
@@ -338,20 +387,32 @@ def seat_add(*, host: Seat, name: str) -> Seat:
     seats = list(table.seats.all())
     limit = game.seat_limits(table.ruleset)[1]
     if len(seats) > limit:  # the host's seat is the moderator's, not a player's
-        raise ServiceError(f"The table is full: these rules allow {limit} players.")
+        raise ServiceError(_table_full(limit))
     if clashing_name(clean, (s.name for s in seats)) is not None:
-        raise ServiceError(f"Someone called {clean} is already at the table; pick another name.")
+        raise ServiceError(_name_taken(clean))
     position = max((s.position for s in seats), default=-1) + 1
     seat = Seat.objects.create(table=table, name=clean, position=position)
     _bump(table)
     return seat
 
 
+def _table_full(limit: int) -> str:
+    return ngettext(
+        "The table is full: these rules allow %(count)d player.",
+        "The table is full: these rules allow %(count)d players.",
+        limit,
+    ) % {"count": limit}
+
+
+def _name_taken(name: str) -> str:
+    return _("Someone called %(name)s is already at the table; pick another name.") % {"name": name}
+
+
 def _host_of(seat: Seat) -> Table:
     table = _locked(seat.table_id)
     current = _seat_at(table, seat.pk)
     if not current.is_host:
-        raise NotAllowedError("Only the host can do that.")
+        raise NotAllowedError(_("Only the host can do that."))
     return table
 
 
@@ -362,19 +423,21 @@ def seat_remove(*, host: Seat, seat_id: int) -> None:
     _expect(table, Stage.LOBBY)
     seat = table.seats.filter(pk=seat_id).first()
     if seat is None:
-        raise ServiceError("That player is not at this table.")
+        raise ServiceError(_("That player is not at this table."))
     if seat.pk == host.pk:
-        raise ServiceError("The host cannot remove themselves.")
+        raise ServiceError(_("The host cannot remove themselves."))
     seat.delete()
     _bump(table)
 
 
-def _make_host(table: Table, old: Seat | None, new: Seat, note: str) -> None:
-    """Move the host role from `old` (None: gone already) to `new`, and tell the table."""
+def _make_host(table: Table, old: Seat | None, new: Seat, note: Callable[[], str]) -> None:
+    """Move the host role from `old` (None: gone already) to `new`, and tell the table (`note`
+    makes the line, in the site's language)."""
     if old is not None:
         Seat.objects.filter(pk=old.pk).update(is_host=False)
     Seat.objects.filter(pk=new.pk).update(is_host=True)
-    _note(table, note)
+    with language.shared():
+        _note(table, note())
     _bump(table)
 
 
@@ -383,14 +446,17 @@ def host_hand_over(*, host: Seat, seat_id: int) -> None:
     """The host makes another player the host (they may be leaving, or want to play)."""
     table = _host_of(host)
     if table.ended:
-        raise WrongStageError("This game is over.")
+        raise WrongStageError(_("This game is over."))
     new = table.seats.filter(pk=seat_id).first()
     if new is None or new.pk == host.pk:
-        raise ServiceError("Choose another player at this table.")
+        raise ServiceError(_("Choose another player at this table."))
     if new.last_seen is None:
         # A seat played without a device (a game moderated at a table) could not host.
-        raise ServiceError(f"{new.name} has no screen open at this table: choose a player who has.")
-    _make_host(table, host, new, f"{new.name} is the host now.")
+        raise ServiceError(
+            _("%(player)s has no screen open at this table: choose a player who has.")
+            % {"player": new.name}
+        )
+    _make_host(table, host, new, lambda: _("%(player)s is the host now.") % {"player": new.name})
 
 
 @transaction.atomic
@@ -403,13 +469,21 @@ def seat_leave(*, seat: Seat) -> None:
     others = list(table.seats.exclude(pk=current.pk).order_by("position"))
     current.delete()
     if not others:
-        change = _family(table).cancel(table_info(table), timezone.now())
-        change = replace(change, phase="cancelled", phase_label="Cancelled", finished=True)
+        info, when = table_info(table), timezone.now()
+        change = _cancelled(_decide(lambda: _family(table).cancel(info, when)))
         _apply(table, change, seat=None, kind="cancel", fields={}, stage=Stage.CANCELLED)
         return
     if current.is_host:
         heir = others[0]
-        _make_host(table, None, heir, f"{current.name} left; {heir.name} is the host now.")
+        _make_host(
+            table,
+            None,
+            heir,
+            lambda: (
+                _("%(player)s left; %(heir)s is the host now.")
+                % {"player": current.name, "heir": heir.name}
+            ),
+        )
     else:
         _bump(table)
 
@@ -443,7 +517,15 @@ def host_pass_if_gone(*, seat: Seat, now: datetime | None = None) -> bool:
         return False
     if host.last_seen is None or when - host.last_seen < HOST_GONE:
         return False
-    _make_host(table, host, me, f"{host.name} has left the table; {me.name} is the host now.")
+    _make_host(
+        table,
+        host,
+        me,
+        lambda: (
+            _("%(player)s has left the table; %(heir)s is the host now.")
+            % {"player": host.name, "heir": me.name}
+        ),
+    )
     return True
 
 
@@ -489,10 +571,8 @@ def table_start(*, host: Seat, fields: Fields | None = None, now: datetime | Non
     if problem:
         raise ServiceError(problem)
     when = _now(now)
-    try:
-        change = game.start(info, new_rng(), when)
-    except FamilyError as error:
-        raise _refused(error) from None
+    rng = new_rng()
+    change = _decide(lambda: game.start(info, rng, when))
     table.started_at = when
     table.save(update_fields=["started_at"])
     _apply(table, change, seat=host, kind="start", fields={})
@@ -513,28 +593,38 @@ def clock_set(*, host: Seat, action: str, minutes: int = 0, now: datetime | None
     when = _now(now)
     if action == "pause":
         if table.deadline is None:
-            raise ServiceError("The clock is not running.")
+            raise ServiceError(_("The clock is not running."))
         left = max(0, int((table.deadline - when).total_seconds()))
-        _note(table, "The host paused the clock.")
+        with language.shared():
+            _note(table, _("The host paused the clock."))
         _bump(table, deadline=None, paused_seconds=left)
     elif action == "resume":
         if table.paused_seconds is None:
-            raise ServiceError("The clock is not paused.")
-        _note(table, "The host started the clock again.")
+            raise ServiceError(_("The clock is not paused."))
+        with language.shared():
+            _note(table, _("The host started the clock again."))
         deadline = when + timedelta(seconds=table.paused_seconds)
         _bump(table, deadline=deadline, paused_seconds=None)
     elif action == "extend":
         if not 1 <= minutes <= MAX_EXTENSION_MINUTES:
-            raise ServiceError(f"Give 1 to {MAX_EXTENSION_MINUTES} more minutes.")
+            raise ServiceError(
+                _("Give 1 to %(most)d more minutes.") % {"most": MAX_EXTENSION_MINUTES}
+            )
         if table.paused_seconds is not None:
             _bump(table, paused_seconds=table.paused_seconds + 60 * minutes)
         elif table.deadline is not None:
             _bump(table, deadline=max(table.deadline, when) + timedelta(minutes=minutes))
         else:
-            raise ServiceError("This step has no time limit to extend.")
-        _note(table, f"The host gave this step {minutes} more minute{'s' if minutes != 1 else ''}.")
+            raise ServiceError(_("This step has no time limit to extend."))
+        with language.shared():
+            text = ngettext(
+                "The host gave this step %(count)d more minute.",
+                "The host gave this step %(count)d more minutes.",
+                minutes,
+            ) % {"count": minutes}
+            _note(table, text)
     else:
-        raise ServiceError("Pause, resume or extend the clock.")
+        raise ServiceError(_("Pause, resume or extend the clock."))
 
 
 # --- Play ---------------------------------------------------------------------------------------
@@ -551,10 +641,8 @@ def seat_move(*, seat: Seat, kind: str, fields: Fields, now: datetime | None = N
     if not (table.stage == Stage.OVER and takes_back is not None and takes_back(held.info, kind)):
         _expect(table, Stage.PLAYING)
     assert held.seat is not None
-    try:
-        change = game.move(held.info, seat_info(held.seat), kind, fields, _now(now))
-    except FamilyError as error:
-        raise _refused(error) from None
+    info, me, when = held.info, seat_info(held.seat), _now(now)
+    change = _decide(lambda: game.move(info, me, kind, fields, when))
     _apply(table, change, seat=held.seat, kind=kind, fields=fields, seats=held.seats)
     return table
 
@@ -569,7 +657,8 @@ def table_advance_if_due(*, table_id: int, now: datetime | None = None) -> bool:
     table = _locked(table_id)
     if table.stage != Stage.PLAYING or table.deadline is None or table.deadline > when:
         return False
-    change = _family(table).on_deadline(table_info(table), when)
+    info = table_info(table)
+    change = _decide(lambda: _family(table).on_deadline(info, when))
     _apply(table, change, seat=None, kind="deadline", fields={})
     return True
 
@@ -581,7 +670,8 @@ def table_move_on(*, table: Table, now: datetime | None = None) -> None:
     table = _locked(table.pk)
     _expect(table, Stage.PLAYING)
     when = _now(now)
-    change = _family(table).on_deadline(table_info(table), when)
+    info = table_info(table)
+    change = _decide(lambda: _family(table).on_deadline(info, when))
     _apply(table, change, seat=None, kind="move_on", fields={})
 
 
@@ -607,11 +697,11 @@ def table_cancel(*, table: Table, by: Seat | None = None) -> None:
     player has left for good) or staff in the admin. Nobody's secrets are revealed."""
     table = _locked(table.pk)
     if by is not None and not _seat_at(table, by.pk).is_host:
-        raise NotAllowedError("Only the host can do that.")
+        raise NotAllowedError(_("Only the host can do that."))
     if table.ended:
-        raise WrongStageError("This game is already over.")
-    change = _family(table).cancel(table_info(table), timezone.now())
-    change = replace(change, phase="cancelled", phase_label="Cancelled", finished=True)
+        raise WrongStageError(_("This game is already over."))
+    info, when = table_info(table), timezone.now()
+    change = _cancelled(_decide(lambda: _family(table).cancel(info, when)))
     _apply(table, change, seat=by, kind="cancel", fields={}, stage=Stage.CANCELLED)
 
 
@@ -639,7 +729,11 @@ def play_again(*, seat: Seat) -> Seat:
         if "rules_phrase" in options:
             options["rules_phrase"] = False  # they read the rules for the last game
         follow = Table.objects.create(
-            family=table.family, ruleset=table.ruleset, options=options, previous=table
+            family=table.family,
+            ruleset=table.ruleset,
+            options=options,
+            previous=table,
+            phase_label=_lobby_label(),
         )
         Seat.objects.bulk_create(
             Seat(table=follow, name=s.name, position=i, is_host=s.pk == host.pk, previous_seat=s)
@@ -649,7 +743,7 @@ def play_again(*, seat: Seat) -> Seat:
     mine = Seat.objects.filter(table=follow, previous_seat_id=seat.pk).first()
     if mine is None:
         raise NotAllowedError(
-            "The host took you off the new table. Ask them for the invite link to join again."
+            _("The host took you off the new table. Ask them for the invite link to join again.")
         )
     return mine
 
@@ -661,16 +755,18 @@ def clean_chat_text(text: object) -> str:
     """The line as it will be stored: control and invisible format characters dropped (they
     only serve to disguise a line), trimmed; newlines and tabs stay."""
     if not isinstance(text, str):
-        raise ServiceError("A chat message must be text.")
+        raise ServiceError(_("A chat message must be text."))
     text = "".join(
         c
         for c in unicodedata.normalize("NFC", text)
         if c in "\n\t" or unicodedata.category(c) not in ("Cc", "Cf", "Cs", "Co")
     ).strip()
     if not text:
-        raise ServiceError("Type a message first.")
+        raise ServiceError(_("Type a message first."))
     if len(text) > CHAT_MAX_LENGTH:
-        raise ServiceError(f"Messages are limited to {CHAT_MAX_LENGTH} characters.")
+        raise ServiceError(
+            _("Messages are limited to %(most)d characters.") % {"most": CHAT_MAX_LENGTH}
+        )
     return text
 
 
@@ -698,14 +794,18 @@ def chat_post(
     access = next((c for c in game.channels(info, me) if c.name == channel), None)
     if access is None or not access.write:
         raise WrongStageError(
-            access.closed if access and access.closed else "You cannot write there now."
+            access.closed if access and access.closed else _("You cannot write there now.")
         )
     when = _now(now)
     recent = ChatLine.objects.filter(
         seat=current, sent_at__gt=when - timedelta(seconds=CHAT_WINDOW)
     ).count()
     if recent >= CHAT_BURST:
-        raise ServiceError(f"Slow down: at most {CHAT_BURST} messages every {CHAT_WINDOW} seconds.")
+        raise ServiceError(
+            _("Slow down: at most %(lines)d messages every %(seconds)d seconds.")
+            % {"lines": CHAT_BURST, "seconds": CHAT_WINDOW}
+        )
+
     problem = game.chat_problem(info, me, channel, clean)
     if problem:
         raise ServiceError(problem)

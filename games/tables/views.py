@@ -24,11 +24,12 @@ from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.tables import services
 from games.tables.family import family_named
-from games.tables.forms import CreateTableForm, JoinCodeForm, JoinForm
+from games.tables.forms import CreateTableForm, JoinCodeForm, JoinForm, game_title
 from games.tables.models import Seat, Stage, Table
 from games.tables.reads import table_info
 from games.tables.selectors import table_page
@@ -101,8 +102,8 @@ def message_page(request: HttpRequest, title: str, text: str, status: int) -> Ht
 def _no_table(request: HttpRequest) -> HttpResponse:
     return message_page(
         request,
-        "No such game",
-        "There is no game with that code. Check the code or the link you were sent.",
+        _("No such game"),
+        _("There is no game with that code. Check the code or the link you were sent."),
         404,
     )
 
@@ -111,15 +112,17 @@ def _not_seated(request: HttpRequest, table: Table) -> HttpResponse:
     if table.stage == Stage.LOBBY:
         return message_page(
             request,
-            "You are not in this game yet",
-            "Take a seat first: open the game's invite link and type your name.",
+            _("You are not in this game yet"),
+            _("Take a seat first: open the game's invite link and type your name."),
             403,
         )
     return message_page(
         request,
-        "You are not in this game",
-        "This game has already started and you do not have a seat in it. If you are a player,"
-        " open your private rejoin link.",
+        _("You are not in this game"),
+        _(
+            "This game has already started and you do not have a seat in it. If you are a"
+            " player, open your private rejoin link."
+        ),
         403,
     )
 
@@ -210,7 +213,7 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         if find_table(form.cleaned_data["code"]) is not None:
             return redirect("table", code=form.cleaned_data["code"])
-        form.add_error("code", "There is no game with that code.")
+        form.add_error("code", _("There is no game with that code."))
         status = 404
     context = {"create_form": CreateTableForm(), "join_form": form}
     return render(request, "tables/home.html", context, status=status)
@@ -226,7 +229,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     if table.stage != Stage.LOBBY:
         return _not_seated(request, table)
     if table.joins_locked:
-        return message_page(request, "This table is locked", services.TABLE_LOCKED, 403)
+        return message_page(request, _("This table is locked"), str(services.TABLE_LOCKED), 403)
     form = JoinForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":
@@ -252,7 +255,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         "players": list(table.seats.order_by("position").values_list("name", flat=True)),
         "phrase": family.join_phrase(table_info(table)),
         "rules_path": family.rules_path(table.ruleset),
-        "game_title": f"{family.title} — {family.rulesets.get(table.ruleset, table.ruleset)}",
+        "game_title": game_title(family.title, family.rulesets.get(table.ruleset, table.ruleset)),
     }
     return render(request, "tables/join.html", context, status=status)
 
@@ -266,7 +269,7 @@ def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
         seat = Seat.objects.filter(table=table, token=token).first()
     if table is None or seat is None:
         return message_page(
-            request, "Link not recognised", "This rejoin link does not match a seat.", 404
+            request, _("Link not recognised"), _("This rejoin link does not match a seat."), 404
         )
     seat.table = table
     remember_seat(request, seat)
@@ -302,8 +305,8 @@ def watch(request: HttpRequest, code: str, key: str) -> HttpResponse:
     if table is None or not key_matches(table.code, key):
         return message_page(
             request,
-            "Not a watch link",
-            "This watch link is not right. Ask the game's host for it again.",
+            _("Not a watch link"),
+            _("This watch link is not right. Ask the game's host for it again."),
             404,
         )
     if _session_token(request.session, table.code) is None:

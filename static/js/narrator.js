@@ -12,6 +12,9 @@
   const countdown = $("countdown");
   const steps = [...document.querySelectorAll("#steps li")];
   const called = []; // the keys of the steps called, in order (the page shows it as data-called)
+  // The words the script says or shows come from the page, in the reader's language
+  // (data-say-* on #narrator, written by the template).
+  const words = root.dataset;
 
   let paused = false;
   let skip = null; // resolves the current wait early
@@ -39,6 +42,8 @@
     if (!speaking()) return Promise.resolve();
     return new Promise((resolve) => {
       const utterance = new SpeechSynthesisUtterance(text);
+      // A voice for the page's language, not the browser's default one.
+      if (document.documentElement.lang) utterance.lang = document.documentElement.lang;
       // Some browsers never report the end (no voice installed): do not wait for ever.
       const fallback = setTimeout(resolve, 1500 + text.length * 90);
       utterance.onend = utterance.onerror = () => {
@@ -70,7 +75,7 @@
         if (paused) return;
         left -= 1;
         show();
-        if (root.dataset.warnAt && left === Number(root.dataset.warnAt)) speak("One minute left.");
+        if (root.dataset.warnAt && left === Number(root.dataset.warnAt)) speak(words.sayMinute);
         if (left <= 0) done();
       }, 1000);
       root.addMoreTime = (extra) => {
@@ -120,9 +125,9 @@
 
   async function vote() {
     const call = $("vote-call");
-    for (const word of ["3", "2", "1", "Vote!"]) {
+    for (const word of ["3", "2", "1", words.sayVote]) {
       call.textContent = word;
-      await Promise.all([speak(word === "Vote!" ? "Vote!" : word), new Promise((r) => setTimeout(r, 1000))]);
+      await Promise.all([speak(word), new Promise((r) => setTimeout(r, 1000))]);
     }
     root.dataset.day = "over";
     $("reveal-sheet").scrollIntoView({ block: "start" });
@@ -131,7 +136,7 @@
   $("night-start").addEventListener("click", night);
   $("night-pause").addEventListener("click", (event) => {
     paused = !paused;
-    event.target.textContent = paused ? "Resume" : "Pause";
+    event.target.textContent = paused ? words.sayResume : words.sayPause;
     if ("speechSynthesis" in window) paused ? speechSynthesis.pause() : speechSynthesis.resume();
   });
   $("night-skip").addEventListener("click", () => {
@@ -140,7 +145,7 @@
   });
   $("day-pause").addEventListener("click", (event) => {
     paused = !paused;
-    event.target.textContent = paused ? "Resume" : "Pause";
+    event.target.textContent = paused ? words.sayResume : words.sayPause;
   });
   $("day-more").addEventListener("click", () => root.addMoreTime && root.addMoreTime(60));
   $("day-vote").addEventListener("click", () => {

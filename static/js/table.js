@@ -206,7 +206,8 @@
     if (!field) return;
     if (button.dataset.copy) {
       field.select();
-      const done = function () { button.textContent = "Copied"; };
+      // The button's word for done is on the page, in the reader's language (data-copied).
+      const done = function () { button.textContent = button.dataset.copied; };
       if (navigator.clipboard) navigator.clipboard.writeText(field.value).then(done, done);
       else { document.execCommand("copy"); done(); }
     } else if (navigator.share) {
@@ -266,7 +267,7 @@
   const plainIcon = icon ? icon.getAttribute("href") : "";
   let wanted = false; // whether the page already called for this seat's attention
   function markTitle(attention) {
-    document.title = attention ? "(!) " + title : title;
+    document.title = attention ? "(!) " + title : title; // a mark, not a word: nothing to translate
     if (icon && icon.dataset.attention) {
       icon.setAttribute("href", attention ? icon.dataset.attention : plainIcon);
     }
@@ -387,7 +388,7 @@
       li.setAttribute("role", "note");
       const mark = document.createElement("span");
       mark.className = "note-mark";
-      mark.setAttribute("aria-label", "Note from the app");
+      mark.setAttribute("aria-label", log.dataset.noteLabel); // the page's words (channel.html)
       li.append(mark, " ", text, " ", when);
     } else {
       li.className = "line" + (msg.mine ? " mine" : "");

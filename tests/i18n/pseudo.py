@@ -81,12 +81,13 @@ def build(locale_dir: Path) -> Path:
     return po_path
 
 
-def language(locale_dir: Path) -> override_settings:
-    """Settings under which every page, socket and note speaks the pseudo-language."""
+def language(locale_dir: Path, site: str = CODE) -> override_settings:
+    """Settings offering the pseudo-language; with `site` as the site's language (by default
+    the pseudo-language itself: every page, socket and note speaks it)."""
     return override_settings(
         LOCALE_PATHS=[locale_dir],
         LANGUAGES=[("en-gb", "English"), (CODE, "Pseudo")],
-        LANGUAGE_CODE=CODE,
+        LANGUAGE_CODE=site,
     )
 
 
@@ -124,7 +125,7 @@ class _Reader(HTMLParser):
             self.texts.append(data)
 
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]")
+_WORD = re.compile("[A-Za-z][A-Za-z'\u2019-]*[A-Za-z]|[A-Za-z]")
 # Not ours to translate: citations of the rule documents ("rules/002 s5.3") and web addresses.
 _NOT_WORDS = re.compile(r"rules/\d{3}|\bs\d+[a-z]?(?:\.\d+)*\b|https?://\S+|\b[A-Z0-9]{4,}\b")
 
@@ -141,4 +142,3 @@ def english_words(body: str, allowed: Iterable[str] = ()) -> list[str]:
             if len(word) > 1 and word.lower() not in allow:
                 left.append(word)
     return left
-

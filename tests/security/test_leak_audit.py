@@ -51,6 +51,7 @@ from unittest import mock
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.http import HttpResponse
 from django.test import Client
 from django.utils import timezone
@@ -882,8 +883,10 @@ def check_group_messages(run: GameRun, sent: list[tuple[str, dict[str, Any]]]) -
             assert isinstance(message["version"], int)
             if set(message) != {"type", "version"}:
                 # A move that only counts: the public status box (the same for every seat,
-                # checked for roles below) and the seats whose own view changed.
-                assert set(message) == {"type", "version", "status", "redraw"}, message
+                # checked for roles below, in the site's language) and the seats whose own
+                # view changed.
+                assert set(message) == {"type", "version", "status", "language", "redraw"}
+                assert message["language"] == settings.LANGUAGE_CODE
                 assert all(isinstance(i, int) for i in message["redraw"])
                 assert message["status"].lstrip().startswith('<div id="status"')
         else:

@@ -13,6 +13,8 @@ from datetime import datetime
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.tables.family import PUBLIC, Change, Channel, NotNow, Panel, SeatInfo, TableInfo
 
@@ -23,7 +25,7 @@ from .engine.deck import MIN_PLAYERS
 from .quoting import can_quote, quotes, word_runs
 
 CHAT_PHASES = ("lobby", "day", "reveal")  # rules/000 s5b: no talk in the night or the vote
-QUOTE_REFUSED = (
+QUOTE_REFUSED = gettext_lazy(
     "That repeats the moderator's private message word for word, which the rules forbid"
     " (rules, section 5c). Say it in your own words."
 )
@@ -34,10 +36,10 @@ class OneNight:
     (rules/002)."""
 
     name = "onenight"
-    title = "One Night"
+    title = gettext_lazy("One Night")
     rulesets: Mapping[str, str] = {
-        Ruleset.HOUSE.value: "House rules (rules/000)",
-        Ruleset.OFFICIAL.value: "Official rules (rules/002)",
+        Ruleset.HOUSE.value: gettext_lazy("House rules (rules/000)"),
+        Ruleset.OFFICIAL.value: gettext_lazy("Official rules (rules/002)"),
     }
     reserved_names: tuple[str, ...] = CENTRE_POSITIONS  # rules/000 s3a: the centre cards
 
@@ -75,7 +77,7 @@ class OneNight:
     ) -> Change:
         handler = play.MOVES.get(kind)
         if handler is None:
-            raise NotNow("That can't be done in this game.")
+            raise NotNow(_("That can't be done in this game."))
         change = handler(table, seat, fields, now)
         if change.phase == play.OneNightState(table.state).phase:
             # An action, a "ready" or a vote changes nobody else's view but the count of them.
@@ -95,13 +97,14 @@ class OneNight:
         """One chat, open before the game, in the day and after the reveal (rules/000 s5b)."""
         phase = "lobby" if table.state is None else play.OneNightState(table.state).phase
         if phase == "cancelled":
-            closed = "This game was cancelled; its chat is closed."
+            closed = _("This game was cancelled; its chat is closed.")
         elif phase not in CHAT_PHASES:
-            closed = "The chat is closed during the night and the vote."
+            closed = _("The chat is closed during the night and the vote.")
         else:
             closed = ""
         writable = viewer is not None and not closed
-        return (Channel(PUBLIC, "Chat", read=True, write=writable, closed=closed),)
+        # Translators: the title of a game's chat.
+        return (Channel(PUBLIC, _("Chat"), read=True, write=writable, closed=closed),)
 
     def chat_problem(self, table: TableInfo, seat: SeatInfo, channel: str, text: str) -> str | None:
         """rules/000 s5c: in the day, no quoting of one's private messages word for word."""
@@ -110,7 +113,7 @@ class OneNight:
         if not can_quote(text):
             return None
         if quotes(text, word_runs(panels.private_texts(table, seat))):
-            return QUOTE_REFUSED
+            return str(QUOTE_REFUSED)
         return None
 
     def cancel(self, table: TableInfo, now: datetime) -> Change:

@@ -2,7 +2,8 @@
 
 At a table the cards are real and nobody sits out: the app calls each wake step aloud, as the
 companion app rules/002 s3 recommends, and afterwards counts the votes from what the host types
-in. Pure: no Django, typed values in and out.
+in. Pure but for Django's translation: typed values in and out, the words in the reader's
+language.
 
 The wake order is rules/002 s5 for the official rules: the Doppelganger (doing a copied seer's,
 robber's, troublemaker's or drunk's action at once), the Doppelganger-minion's look at the
@@ -21,6 +22,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from .engine import Deal, NightResult, Role, Ruleset, decide_outcome, tally_votes
 from .engine.errors import RuleError
@@ -55,8 +59,9 @@ class Call:
     section: str
 
 
-OPENING = "Everyone, close your eyes."
-CLOSING = "Wake up, everyone! It is day: talk it over, then vote."
+# Translators: the narrator's words, read aloud to the players at a real table.
+OPENING = gettext_lazy("Everyone, close your eyes.")
+CLOSING = gettext_lazy("Wake up, everyone! It is day: talk it over, then vote.")
 
 
 def pause_of(key: str, pauses: Mapping[str, int]) -> int:
@@ -80,58 +85,93 @@ def narration(
         add(
             "doppelganger",
             Role.DOPPELGANGER,
-            "Doppelganger, wake up and look at another player's card: you are now that role. If"
-            " it is a seer, robber, troublemaker or drunk, do that role's action now.",
-            "Doppelganger, close your eyes.",
+            _(
+                "Doppelganger, wake up and look at another player's card: you are now that role."
+                " If it is a seer, robber, troublemaker or drunk, do that role's action now."
+            ),
+            _("Doppelganger, close your eyes."),
         )
         if Role.MINION in cards:
             add(
                 "doppelganger-minion",
                 Role.DOPPELGANGER,
-                "Doppelganger, if you saw the minion, keep your eyes open. Werewolves, stick out"
-                " your thumb so the Doppelganger can see who you are.",
-                "Werewolves, put your thumbs away. Doppelganger, close your eyes.",
+                _(
+                    "Doppelganger, if you saw the minion, keep your eyes open. Werewolves, stick"
+                    " out your thumb so the Doppelganger can see who you are."
+                ),
+                _("Werewolves, put your thumbs away. Doppelganger, close your eyes."),
             )
     if Role.WEREWOLF in cards:
-        doppelganger = official and Role.DOPPELGANGER in cards
-        also = ", and the Doppelganger if it became one," if doppelganger else ""
-        add(
-            "werewolves",
-            Role.WEREWOLF,
-            f"Werewolves{also} wake up and look for the other werewolves. If you are the only"
-            " one, you may look at one card in the centre.",
-            "Werewolves, close your eyes.",
-        )
+        if official and Role.DOPPELGANGER in cards:
+            wake = _(
+                "Werewolves, and the Doppelganger if it became one, wake up and look for the"
+                " other werewolves. If you are the only one, you may look at one card in the"
+                " centre."
+            )
+        else:
+            wake = _(
+                "Werewolves wake up and look for the other werewolves. If you are the only one,"
+                " you may look at one card in the centre."
+            )
+        add("werewolves", Role.WEREWOLF, wake, _("Werewolves, close your eyes."))
     if Role.MINION in cards:
         add(
             "minion",
             Role.MINION,
-            "Minion, wake up. Werewolves, stick out your thumb so the minion can see who you are.",
-            "Werewolves, put your thumbs away. Minion, close your eyes.",
+            _(
+                "Minion, wake up. Werewolves, stick out your thumb so the minion can see who you"
+                " are."
+            ),
+            _("Werewolves, put your thumbs away. Minion, close your eyes."),
         )
     if Role.MASON in cards:
         add(
             "masons",
             Role.MASON,
-            "Masons, wake up and look for the other mason.",
-            "Masons, close your eyes.",
+            _("Masons, wake up and look for the other mason."),
+            _("Masons, close your eyes."),
         )
     single = (
-        ("seer", Role.SEER, "You may look at another player's card, or at two centre cards."),
-        ("robber", Role.ROBBER, "You may swap your card with another player's, then look at it."),
-        ("troublemaker", Role.TROUBLEMAKER, "You may swap two other players' cards, unseen."),
-        ("drunk", Role.DRUNK, "Swap your card with a centre card, without looking at it."),
-        ("insomniac", Role.INSOMNIAC, "Look at your card."),
+        (
+            "seer",
+            Role.SEER,
+            _("Seer, wake up. You may look at another player's card, or at two centre cards."),
+            _("Seer, close your eyes."),
+        ),
+        (
+            "robber",
+            Role.ROBBER,
+            _("Robber, wake up. You may swap your card with another player's, then look at it."),
+            _("Robber, close your eyes."),
+        ),
+        (
+            "troublemaker",
+            Role.TROUBLEMAKER,
+            _("Troublemaker, wake up. You may swap two other players' cards, unseen."),
+            _("Troublemaker, close your eyes."),
+        ),
+        (
+            "drunk",
+            Role.DRUNK,
+            _("Drunk, wake up. Swap your card with a centre card, without looking at it."),
+            _("Drunk, close your eyes."),
+        ),
+        (
+            "insomniac",
+            Role.INSOMNIAC,
+            _("Insomniac, wake up. Look at your card."),
+            _("Insomniac, close your eyes."),
+        ),
     )
-    for key, role, what in single:
+    for key, role, wake, sleep in single:
         if role in cards:
-            add(key, role, f"{role.title}, wake up. {what}", f"{role.title}, close your eyes.")
+            add(key, role, wake, sleep)
     if official and Role.DOPPELGANGER in cards and Role.INSOMNIAC in cards:
         add(
             "doppelganger-insomniac",
             Role.DOPPELGANGER,
-            "Doppelganger, if you saw the insomniac, wake up and look at your card.",
-            "Doppelganger, close your eyes.",
+            _("Doppelganger, if you saw the insomniac, wake up and look at your card."),
+            _("Doppelganger, close your eyes."),
         )
     return tuple(calls)
 
@@ -164,15 +204,21 @@ def reveal_sheet(
     players = tuple(players)
     missing = [p for p in players if p not in final]
     if missing:
-        raise RuleError(f"Choose {missing[0]}'s card.")
+        raise RuleError(_("Choose %(player)s's card.") % {"player": missing[0]})
     if Role.DOPPELGANGER in final.values() and copied is None:
-        raise RuleError("Say which role the Doppelganger copied (or that it copied none).")
+        raise RuleError(_("Say which role the Doppelganger copied (or that it copied none)."))
     limits = role_limits(ruleset)
     for role, count in Counter(final[p] for p in players).items():
         if count > limits.get(role, 0):
             most = limits.get(role, 0)
             raise RuleError(
-                f"These rules have {most} {role.title} card{'s' if most != 1 else ''}, not {count}."
+                # Translators: %(role)s is a card's name; %(count)d how many the sheet gave.
+                ngettext(
+                    "These rules have %(most)d %(role)s card, not %(count)d.",
+                    "These rules have %(most)d %(role)s cards, not %(count)d.",
+                    most,
+                )
+                % {"most": most, "role": role.title, "count": count}
             )
     # The centre does not count for the vote or the win: only the players' final cards do.
     cards = {**{p: final[p] for p in players}, "left": Role.VILLAGER, "middle": Role.VILLAGER,

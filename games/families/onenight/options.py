@@ -9,12 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 from games.tables.family import FamilyError
 
 from .engine import Role, RuleError, Ruleset, default_deck, max_players, role_limits, validate_deck
-from .engine.deck import MIN_PLAYERS
+from .engine.deck import MIN_PLAYERS, not_in_rules
 
-# rules/000 s5e: players show they read the rules by typing this phrase.
+# rules/000 s5e: players show they read the rules by typing this phrase. It is the document's
+# own words, compared letter by letter (a-z): it is not translated.
 RULES_PHRASE = "The Ocean Chose Me"
 DAY_MINUTES = 30  # rules/000 s3c: "a 30 minute time limit" on the day's discussion
 NIGHT_MINUTES = 5  # the default limits: the host may lengthen or clear them
@@ -48,7 +52,11 @@ def deck_of(ruleset: str, options: Mapping[str, Any], players: int) -> list[Role
 def start_problem(ruleset: str, options: Mapping[str, Any], players: int) -> str | None:
     """Why this table cannot be dealt yet, or None."""
     if players < MIN_PLAYERS:
-        return f"At least {MIN_PLAYERS} players are needed to start."
+        return ngettext(
+            "At least %(count)d player is needed to start.",
+            "At least %(count)d players are needed to start.",
+            MIN_PLAYERS,
+        ) % {"count": MIN_PLAYERS}
     try:
         validate_deck(Ruleset(ruleset), deck_of(ruleset, options, players), players)
     except RuleError as error:
@@ -61,17 +69,39 @@ def _one(fields: Mapping[str, Sequence[str]], name: str) -> str | None:
     return values[-1] if values else None
 
 
-def _minutes(raw: str | None, label: str, *, maximum: int, optional: bool) -> int | None:
+# What the settings form may get wrong, for each time it asks for: (no value given, not a
+# whole number, out of range). Whole sentences, so that each reads well in every language.
+_MINUTES_PROBLEMS = {
+    "day_minutes": (
+        gettext_lazy("Please give the day length in minutes."),
+        gettext_lazy("The day length must be a whole number of minutes."),
+        gettext_lazy("The day length must be a whole number of minutes from 1 to %(most)d."),
+    ),
+    "night_minutes": (
+        gettext_lazy("Please give the night time limit in minutes."),
+        gettext_lazy("The night time limit must be a whole number of minutes."),
+        gettext_lazy("The night time limit must be a whole number of minutes from 1 to %(most)d."),
+    ),
+    "vote_minutes": (
+        gettext_lazy("Please give the vote limit in minutes."),
+        gettext_lazy("The vote limit must be a whole number of minutes."),
+        gettext_lazy("The vote limit must be a whole number of minutes from 1 to %(most)d."),
+    ),
+}
+
+
+def _minutes(raw: str | None, name: str, *, maximum: int, optional: bool) -> int | None:
+    missing, not_whole, out_of_range = _MINUTES_PROBLEMS[name]
     if raw is None or raw.strip() == "":
         if optional:
             return None
-        raise FamilyError(f"Please give the {label} in minutes.")
+        raise FamilyError(str(missing))
     try:
         value = int(raw.strip())
     except ValueError:
-        raise FamilyError(f"The {label} must be a whole number of minutes.") from None
+        raise FamilyError(str(not_whole)) from None
     if not 1 <= value <= maximum:
-        raise FamilyError(f"The {label} must be a whole number of minutes from 1 to {maximum}.")
+        raise FamilyError(str(out_of_range) % {"most": maximum})
     return value
 
 
@@ -88,17 +118,29 @@ def parse_deck(ruleset: str, fields: Mapping[str, Sequence[str]]) -> list[str]:
         try:
             role = Role(name)
         except ValueError:
-            raise FamilyError(f"{name!r} is not a role of this game.") from None
+            raise FamilyError(
+                _("%(name)s is not a role of this game.") % {"name": repr(name)}
+            ) from None
         raw = _one(fields, key) or "0"
         try:
             count = int(raw.strip() or "0")
         except ValueError:
-            raise FamilyError(f"The number of {role.title} cards must be a whole number.") from None
+            raise FamilyError(
+                # Translators: %(role)s is a card's name.
+                _("The number of %(role)s cards must be a whole number.") % {"role": role.title}
+            ) from None
         limit = limits.get(role, 0)
         if count and limit == 0:
-            raise FamilyError(f"The {role.title} is not used in the {ruleset} rules.")
+            raise FamilyError(not_in_rules(role, rules))
         if not 0 <= count <= limit:
-            raise FamilyError(f"The deck may hold 0 to {limit} {role.title} cards.")
+            raise FamilyError(
+                ngettext(
+                    "The deck may hold 0 to %(most)d %(role)s cards.",
+                    "The deck may hold 0 to %(most)d %(role)s cards.",
+                    limit,
+                )
+                % {"most": limit, "role": role.title}
+            )
         deck.extend([role.value] * count)
     return deck
 
@@ -117,12 +159,12 @@ def parse(
         options["deck"] = parse_deck(ruleset, fields)
     if "day_minutes" in fields:
         options["day_minutes"] = _minutes(
-            _one(fields, "day_minutes"), "day length", maximum=MAX_DAY_MINUTES, optional=False
+            _one(fields, "day_minutes"), "day_minutes", maximum=MAX_DAY_MINUTES, optional=False
         )
-    for name, label in (("night_minutes", "night time limit"), ("vote_minutes", "vote limit")):
+    for name in ("night_minutes", "vote_minutes"):
         if name in fields:
             options[name] = _minutes(
-                _one(fields, name), label, maximum=MAX_LIMIT_MINUTES, optional=True
+                _one(fields, name), name, maximum=MAX_LIMIT_MINUTES, optional=True
             )
     if "rules_phrase" in fields:
         options["rules_phrase"] = _one(fields, "rules_phrase") in ("yes", "on", "1", "true")

@@ -13,6 +13,9 @@ from datetime import datetime
 from itertools import combinations
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+
 from games.tables.family import Panel, SeatInfo, TableInfo
 
 from . import options as table_options
@@ -67,6 +70,9 @@ class RevealRow:
 
 @dataclass(frozen=True, slots=True)
 class Reveal:
+    """The whole truth. `centre`: (position, start card, final card), the position as the
+    engine names it; `centre_named` the same with the position as a reader names it ("Left")."""
+
     rows: tuple[RevealRow, ...]
     centre: tuple[tuple[str, Role, Role], ...]
     copied: Role | None
@@ -75,6 +81,35 @@ class Reveal:
     reason: str
     teams: tuple[str, ...]
     dead: tuple[str, ...]
+
+    @property
+    def centre_named(self) -> tuple[tuple[str, Role, Role], ...]:
+        return tuple((position_name(p), start, final) for p, start, final in self.centre)
+
+
+# The centre cards by their place, as a reader names them.
+POSITION_NAMES = {
+    # Translators: the three centre cards, by their place on the table: left, middle, right.
+    "left": pgettext_lazy("centre card", "Left"),
+    "middle": pgettext_lazy("centre card", "Middle"),
+    "right": pgettext_lazy("centre card", "Right"),
+}
+# A centre card offered in the night-action form.
+CENTRE_CHOICES = {
+    "left": gettext_lazy("The left centre card"),
+    "middle": gettext_lazy("The middle centre card"),
+    "right": gettext_lazy("The right centre card"),
+}
+CENTRE_PAIRS = {
+    ("left", "middle"): gettext_lazy("The left and middle centre cards"),
+    ("left", "right"): gettext_lazy("The left and right centre cards"),
+    ("middle", "right"): gettext_lazy("The middle and right centre cards"),
+}
+
+
+def position_name(position: str) -> str:
+    """ "Left", "Middle" or "Right", in the reader's language."""
+    return str(POSITION_NAMES[position])
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +211,7 @@ def _action_form(
         if action is None:
             return ActionForm(
                 kind="copy",
-                prompt="Choose the player whose card you copy.",
+                prompt=_("Choose the player whose card you copy."),
                 choices=tuple(Choice(str(i), n) for i, n in others),
             )
         copied = deal.cards[action["targets"][0]]
@@ -187,14 +222,15 @@ def _action_form(
     pair = False
     for shape in rule.shapes:
         if shape.players == 1:
-            choices += [Choice(str(i), f"{n}'s card") for i, n in others]
+            # Translators: a player's card, by the player's name.
+            choices += [Choice(str(i), _("%(player)s's card") % {"player": n}) for i, n in others]
         elif shape.players == 2:
             pair = True
         elif shape.centre == 1:
-            choices += [Choice(c, f"The {c} centre card") for c in CENTRE_POSITIONS]
+            choices += [Choice(c, str(CENTRE_CHOICES[c])) for c in CENTRE_POSITIONS]
         elif shape.centre == 2:
             choices += [
-                Choice(f"{a},{b}", f"The {a} and {b} centre cards")
+                Choice(f"{a},{b}", str(CENTRE_PAIRS[a, b]))
                 for a, b in combinations(CENTRE_POSITIONS, 2)
             ]
     allow_none = rule.requirement is not Requirement.MANDATORY
@@ -248,27 +284,49 @@ def _reveal(state: OneNightState, night: NightResult) -> Reveal:
         vote_reason=result.get("vote_reason", ""),
         reason=result.get("reason", ""),
         teams=tuple(result.get("teams", [])),
-        dead=tuple(name for _, name in state.players if name in dead),
+        dead=tuple(name for _seat_id, name in state.players if name in dead),
     )
 
 
-PROGRESS = {
-    "night": "{n} of {total} players have sent their night action.",
-    "day": "{n} of {total} players are ready to vote.",
-    "voting": "{n} of {total} players have voted.",
+CLOCK = {
+    # Translators: the caption of the clock counting down the phase's time left.
+    "night": gettext_lazy("Night ends in"),
+    "day": gettext_lazy("Time left in the day"),
+    "voting": gettext_lazy("Voting closes in"),
 }
-CLOCK = {"night": "Night ends in", "day": "Time left in the day", "voting": "Voting closes in"}
+
+
+def _clock(phase: str) -> str:
+    caption = CLOCK.get(phase)
+    return str(caption) if caption is not None else ""
 
 
 def _progress(state: OneNightState) -> str:
-    if state.phase not in PROGRESS:
+    if state.phase not in CLOCK:
         return ""  # a lobby cancelled before the deal has no actions, votes or ready list
-    counts = {
-        "night": len(state.complete_actions()),
-        "day": len(state.ready),
-        "voting": len(state.votes),
-    }
-    return PROGRESS[state.phase].format(n=counts[state.phase], total=len(state.players))
+    total = len(state.players)
+    if state.phase == "night":
+        text = ngettext(
+            "%(n)d of %(total)d players have sent their night action.",
+            "%(n)d of %(total)d players have sent their night action.",
+            total,
+        )
+        n = len(state.complete_actions())
+    elif state.phase == "day":
+        text = ngettext(
+            "%(n)d of %(total)d players are ready to vote.",
+            "%(n)d of %(total)d players are ready to vote.",
+            total,
+        )
+        n = len(state.ready)
+    else:  # voting
+        text = ngettext(
+            "%(n)d of %(total)d players have voted.",
+            "%(n)d of %(total)d players have voted.",
+            total,
+        )
+        n = len(state.votes)
+    return text % {"n": n, "total": total}
 
 
 def view_of(table: TableInfo, viewer: SeatInfo | None) -> OneNightView:
@@ -317,7 +375,7 @@ def public_status(table: TableInfo) -> tuple[str, str]:
     state = OneNightState(table.state)
     if "players" not in state.raw:
         return "", ""
-    return _progress(state), CLOCK.get(state.phase, "")
+    return _progress(state), _clock(state.phase)
 
 
 def panel(table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
@@ -329,7 +387,7 @@ def panel(table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
         "onenight/panel.html",
         {"game": view},
         progress=_progress(OneNightState(table.state)),
-        clock_label=CLOCK.get(view.phase, ""),
+        clock_label=_clock(view.phase),
         attention=attention,
     )
 

@@ -14,6 +14,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from games.tables import language
 from games.tables.family import Change, FamilyError, NotAllowed, Note, NotNow, SeatInfo, TableInfo
 
 from . import options as table_options
@@ -34,19 +38,22 @@ from .engine import (
     validate_copy,
 )
 
+# The phases' names. The table stores its label once for every reader (and compares it to
+# tell a new step from the same one): it is written in the site's language (docs/i18n.md).
 LABELS = {
-    "night": "Night",
-    "day": "Day",
-    "voting": "Voting",
-    "reveal": "Reveal",
-    "cancelled": "Cancelled",
+    # Translators: the phases of a game, shown at the top of its page.
+    "night": gettext_lazy("Night"),
+    "day": gettext_lazy("Day"),
+    "voting": gettext_lazy("Voting"),
+    "reveal": gettext_lazy("Reveal"),
+    "cancelled": gettext_lazy("Cancelled"),
 }
 WRONG_PHASE = {
-    "night": "It is night: that can't be done now.",
-    "day": "It is the day: that can't be done now.",
-    "voting": "Voting is under way: that can't be done now.",
-    "reveal": "This game is over.",
-    "cancelled": "This game was cancelled.",
+    "night": gettext_lazy("It is night: that can't be done now."),
+    "day": gettext_lazy("It is the day: that can't be done now."),
+    "voting": gettext_lazy("Voting is under way: that can't be done now."),
+    "reveal": gettext_lazy("This game is over."),
+    "cancelled": gettext_lazy("This game was cancelled."),
 }
 
 
@@ -75,7 +82,7 @@ class OneNightState:
     def deal(self) -> Deal:
         return Deal(
             ruleset=Ruleset(self.raw["ruleset"]),
-            players=tuple(n for _, n in self.players),
+            players=tuple(n for _i, n in self.players),
             cards={p: Role(r) for p, r in self.raw["cards"].items()},
         )
 
@@ -120,11 +127,15 @@ def _with(table: TableInfo, **changes: Any) -> dict[str, Any]:
 def _change(
     table: TableInfo, state: Mapping[str, Any], *, deadline: datetime | None, notes: Sequence[str]
 ) -> Change:
+    """The change to store. `notes` (made under `language.shared()`) and the phase's label are
+    written once for every reader, in the site's language."""
     phase = state["phase"]
+    with language.shared():
+        label = str(LABELS[phase])
     return Change(
         state=dict(state),
         phase=phase,
-        phase_label=LABELS[phase],
+        phase_label=label,
         round=1,
         deadline=deadline,
         notes=tuple(Note(text) for text in notes),
@@ -135,7 +146,8 @@ def _change(
 def _expect(table: TableInfo, *phases: str) -> OneNightState:
     state = _state(table)
     if state.phase not in phases:
-        raise NotNow(WRONG_PHASE.get(state.phase, "That can't be done now."))
+        wrong = WRONG_PHASE.get(state.phase)
+        raise NotNow(str(wrong) if wrong is not None else _("That can't be done now."))
     return state
 
 
@@ -167,11 +179,10 @@ def start(table: TableInfo, rng: random.Random, now: datetime) -> Change:
         "ring": ring,
         "votes": {},
     }
+    with language.shared():
+        note = _("The cards are dealt and night falls. Read your role and send your action.")
     return _change(
-        table,
-        state,
-        deadline=_later(now, table.options.get("night_minutes")),
-        notes=["The cards are dealt and night falls. Read your role and send your action."],
+        table, state, deadline=_later(now, table.options.get("night_minutes")), notes=[note]
     )
 
 
@@ -190,12 +201,12 @@ def _named_targets(state: OneNightState, values: Sequence[str]) -> list[str]:
         if value.isascii() and value.isdigit():
             name = state.name_of(int(value))
             if name is None:
-                raise FamilyError("Choose your targets from the list on the page.")
+                raise FamilyError(_("Choose your targets from the list on the page."))
             named.append(name)
             continue
         parts = value.split(",")
         if not all(part in CENTRE_POSITIONS for part in parts):
-            raise FamilyError("Choose your targets from the list on the page.")
+            raise FamilyError(_("Choose your targets from the list on the page."))
         named.extend(parts)
     return named
 
@@ -215,12 +226,12 @@ def copy(
     state = _expect(table, "night")
     deal = state.deal
     if deal.cards.get(seat.name) is not Role.DOPPELGANGER:
-        raise NotAllowed("Only the Doppelganger copies another card.")
+        raise NotAllowed(_("Only the Doppelganger copies another card."))
     if seat.name in state.actions:
-        raise FamilyError("You already chose whom to copy; it is final.")
+        raise FamilyError(_("You already chose whom to copy; it is final."))
     targets = _named_targets(state, fields.get("targets", ()))
     if len(targets) != 1:
-        raise FamilyError("Choose the one player whose card you copy.")
+        raise FamilyError(_("Choose the one player whose card you copy."))
     try:
         copied = validate_copy(deal, seat.name, targets[0])
     except RuleError as error:
@@ -240,7 +251,7 @@ def act(
     deal = state.deal
     existing = state.actions.get(seat.name)
     if existing is not None and existing["complete"]:
-        raise FamilyError("You already sent your night action; it is final.")
+        raise FamilyError(_("You already sent your night action; it is final."))
     named = [] if fields.get("no_action") else _named_targets(state, fields.get("targets", ()))
     if not named and not fields.get("no_action"):
         # A form sent with nothing picked is not "no action": that is its own button, which a
@@ -249,12 +260,12 @@ def act(
         if existing is not None and deal.cards.get(seat.name) is Role.DOPPELGANGER:
             rule = copied_action_rule(deal.cards[existing["targets"][0]])
         if rule.requirement is Requirement.MANDATORY:
-            raise FamilyError("Pick your target first: your role must act tonight.")
-        raise FamilyError("Pick your target, or choose “no action”.")
+            raise FamilyError(_("Pick your target first: your role must act tonight."))
+        raise FamilyError(_("Pick your target, or choose “no action”."))
     if deal.cards.get(seat.name) is Role.DOPPELGANGER and existing is None and named:
         # The copy comes first, on its own: checking a whole action at once would answer with
         # the rule of whatever card it names, a peek at any card before choosing.
-        raise FamilyError("Choose whom to copy first; then send the copied role's action.")
+        raise FamilyError(_("Choose whom to copy first; then send the copied role's action."))
     full = (list(existing["targets"]) if existing else []) + named
     try:
         checked = validate_action(deal, seat.name, full)
@@ -277,7 +288,7 @@ def _fill_missing(state: OneNightState, rng: random.Random) -> dict[str, Any]:
     (rules/000 s4; docs/rules.md)."""
     deal = state.deal
     actions = dict(state.actions)
-    for _, name in state.players:
+    for _seat_id, name in state.players:
         action = actions.get(name)
         if action is not None and action["complete"]:
             continue
@@ -295,10 +306,12 @@ def _dawn(table: TableInfo, raw: dict[str, Any], now: datetime) -> Change:
     begins, with its chat open for the table's day length (rules/000 s3c)."""
     minutes = int(table.options.get("day_minutes") or table_options.DAY_MINUTES)
     day = {**raw, "phase": "day", "ready": []}
-    note = (
-        f"Dawn: the night is over and the chat is open for {minutes} minute"
-        f"{'' if minutes == 1 else 's'}. Talk it over."
-    )
+    with language.shared():
+        note = ngettext(
+            "Dawn: the night is over and the chat is open for %(minutes)d minute. Talk it over.",
+            "Dawn: the night is over and the chat is open for %(minutes)d minutes. Talk it over.",
+            minutes,
+        ) % {"minutes": minutes}
     return _change(table, day, deadline=_later(now, minutes), notes=[note])
 
 
@@ -324,18 +337,17 @@ def end_day(
 ) -> Change:
     """The host ends the day early; voting begins."""
     if not seat.is_host:
-        raise NotAllowed("Only the host can do that.")
+        raise NotAllowed(_("Only the host can do that."))
     _expect(table, "day")
     return _voting(table, dict(table.state), now)
 
 
 def _voting(table: TableInfo, raw: dict[str, Any], now: datetime) -> Change:
     voting = {**raw, "phase": "voting"}
+    with language.shared():
+        note = _("The day is over and the chat is closed. Cast your secret vote.")
     return _change(
-        table,
-        voting,
-        deadline=_later(now, table.options.get("vote_minutes")),
-        notes=["The day is over and the chat is closed. Cast your secret vote."],
+        table, voting, deadline=_later(now, table.options.get("vote_minutes")), notes=[note]
     )
 
 
@@ -349,7 +361,7 @@ def vote(
     reveal."""
     state = _expect(table, "voting")
     if str(seat.id) in state.votes:
-        raise FamilyError("You already voted; votes are final.")
+        raise FamilyError(_("You already voted; votes are final."))
     raw_target = (fields.get("target") or [""])[-1].strip()
     target = (
         int(raw_target)
@@ -357,9 +369,9 @@ def vote(
         else None
     )
     if target is None or state.name_of(target) is None:
-        raise FamilyError("Vote for one of the players at this table.")
+        raise FamilyError(_("Vote for one of the players at this table."))
     if target == seat.id:
-        raise FamilyError("You cannot vote for yourself.")
+        raise FamilyError(_("You cannot vote for yourself."))
     votes = {**state.votes, str(seat.id): target}
     raw = _with(table, votes=votes)
     if len(votes) >= len(state.players):
@@ -369,16 +381,19 @@ def vote(
 
 def _reveal(table: TableInfo, raw: dict[str, Any]) -> Change:
     """Every vote is in: the engine tallies them and names the winners; the outcome is stored
-    so the reveal never recomputes it."""
+    so the reveal never recomputes it (its reasons, written once for every reader, in the site's
+    language)."""
     state = OneNightState(raw)
     names = dict(state.players)
     votes = {
         names[int(voter)]: (names[target] if target is not None else None)
         for voter, target in state.votes.items()
     }
-    for _, name in state.players:
+    for _seat_id, name in state.players:
         votes.setdefault(name, None)
-    result = finish_game(state.night(), votes)
+    with language.shared():
+        result = finish_game(state.night(), votes)
+        note = _("Every vote is in. The cards are turned over: see the reveal.")
     assert result.vote is not None and result.outcome is not None
     outcome = {
         "counts": dict(result.vote.counts),
@@ -391,12 +406,7 @@ def _reveal(table: TableInfo, raw: dict[str, Any]) -> Change:
         "reason": result.outcome.reason,
     }
     revealed = {**raw, "phase": "reveal", "result": outcome}
-    change = _change(
-        table,
-        revealed,
-        deadline=None,
-        notes=["Every vote is in. The cards are turned over: see the reveal."],
-    )
+    change = _change(table, revealed, deadline=None, notes=[note])
     ids = {name: seat_id for seat_id, name in state.players}
     return replace(change, dead=frozenset(ids[name] for name in result.vote.dead))
 
@@ -414,7 +424,7 @@ def on_deadline(table: TableInfo, now: datetime, rng: random.Random) -> Change:
         return _voting(table, dict(table.state), now)
     if state.phase == "voting":
         votes = dict(state.votes)
-        for seat_id, _ in state.players:
+        for seat_id, _name in state.players:
             votes.setdefault(str(seat_id), None)
         return _reveal(table, _with(table, votes=votes))
     return _change(table, dict(table.state), deadline=None, notes=())

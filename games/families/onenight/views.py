@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from .cards import role_cards, rules_sections, title_of
@@ -18,7 +19,10 @@ def rules(request: HttpRequest, ruleset: str) -> HttpResponse:
         return render(
             request,
             "tables/message.html",
-            {"title": "No such game", "text": "There are house rules and official rules only."},
+            {
+                "title": _("No such game"),
+                "text": _("There are house rules and official rules only."),
+            },
             status=404,
         )
     other = Ruleset.OFFICIAL if chosen is Ruleset.HOUSE else Ruleset.HOUSE

@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from . import names
 from .engine import Game
 from .engine.events import (
     AbilityUsed,
@@ -30,60 +34,92 @@ from .engine.events import (
 )
 
 PUBLIC_ACTS = {
-    "shoot": "{player} shoots {target}.",
-    "duel": "{player} challenges {target} to a duel.",
-    "explode": "{player} reveals themselves as a werewolf and explodes.",
+    # Translators: a day ability used in front of everyone: a crossbow or a dying hunter's shot.
+    "shoot": gettext_lazy("%(player)s shoots %(target)s."),
+    "duel": gettext_lazy("%(player)s challenges %(target)s to a duel."),
+    "explode": gettext_lazy("%(player)s reveals themselves as a werewolf and explodes."),
 }
 
 
-def _tally(tally: dict[str, float]) -> str:
-    parts = [f"{name} {int(n) if float(n).is_integer() else n}" for name, n in tally.items()]
-    return ", ".join(parts) or "no votes"
-
-
 def announce(events: Iterable[Event], game: Game) -> list[str]:
-    """The public notes for `events`, in order."""
+    """The public notes for `events`, in order (in the language active: the caller makes it
+    the site's, `language.shared()`, as the notes are stored once for every reader)."""
     ruleset = game.setup.ruleset.name
     notes: list[str] = []
     revealed: dict[str, str] = {}
     events = list(events)
     for event in events:
         if isinstance(event, RoleRevealed):
-            revealed[event.player] = event.role.replace("_", " ")
+            revealed[event.player] = names.role(event.role)
     for event in events:
         match event:
             case PhaseBegan(phase=phase):
-                notes.append(f"{phase.kind.capitalize()} {phase.number} begins.")
+                if phase.kind == "night":
+                    notes.append(_("Night %(number)d begins.") % {"number": phase.number})
+                else:
+                    notes.append(_("Day %(number)d begins.") % {"number": phase.number})
             case Died(player=player, cause="smite"):
-                notes.append(f"Fate strikes {player} down.")
+                notes.append(_("Fate strikes %(player)s down.") % {"player": player})
             case Died(player=player):
                 role = revealed.get(player)
-                notes.append(f"{player} died" + (f": they were the {role}." if role else "."))
+                if role:
+                    notes.append(
+                        _("%(player)s died: they were the %(role)s.")
+                        % {"player": player, "role": role}
+                    )
+                else:
+                    notes.append(_("%(player)s died.") % {"player": player})
             case Injured(players=players) if players:
-                notes.append(f"Injured this morning: {', '.join(players)}.")
+                notes.append(
+                    _("Injured this morning: %(players)s.") % {"players": names.joined(players)}
+                )
             case Silenced(target=target) if target and ruleset == "classic":
-                notes.append(f"{target} is silenced today.")
+                notes.append(_("%(player)s is silenced today.") % {"player": target})
             case AbilityUsed(player=player, ability=ability, target=target) if (
                 ability in PUBLIC_ACTS
             ):
                 # Acts done in front of everyone: a crossbow or a dead hunter's shot, a duel,
                 # an explosion (no night ability has these names).
-                notes.append(PUBLIC_ACTS[ability].format(player=player, target=target))
+                notes.append(str(PUBLIC_ACTS[ability]) % {"player": player, "target": target})
             case VotesCounted(tally=tally, eliminated=eliminated):
-                result = f"{eliminated} is voted out." if eliminated else "Nobody is voted out."
-                notes.append(f"The vote: {_tally(dict(tally))}. {result}")
+                votes = names.tally(dict(tally)) or _("no votes")
+                if eliminated:
+                    notes.append(
+                        _("The vote: %(votes)s. %(player)s is voted out.")
+                        % {"votes": votes, "player": eliminated}
+                    )
+                else:
+                    notes.append(_("The vote: %(votes)s. Nobody is voted out.") % {"votes": votes})
             case CallDecided(accused=accused, yes=yes, no=no, executed=executed):
-                verdict = "executed" if executed else "acquitted"
-                notes.append(f"The call on {accused}: {yes} yes, {no} no: {verdict}.")
+                words = {"player": accused, "yes": yes, "no": no}
+                if executed:
+                    notes.append(
+                        _("The call on %(player)s: %(yes)s yes, %(no)s no: executed.") % words
+                    )
+                else:
+                    notes.append(
+                        _("The call on %(player)s: %(yes)s yes, %(no)s no: acquitted.") % words
+                    )
             case SheriffElected(player=player):
-                notes.append(
-                    f"{player} is elected sheriff." if player else "No sheriff is elected."
-                )
+                if player:
+                    notes.append(_("%(player)s is elected sheriff.") % {"player": player})
+                else:
+                    notes.append(_("No sheriff is elected."))
             case BadgePassed(to=to):
-                notes.append(f"The badge passes to {to}." if to else "The badge is lost.")
+                if to:
+                    notes.append(_("The badge passes to %(player)s.") % {"player": to})
+                else:
+                    notes.append(_("The badge is lost."))
             case IdiotRevealed(player=player):
-                notes.append(f"{player} is the idiot: still in the game, without a vote.")
+                notes.append(
+                    _("%(player)s is the idiot: still in the game, without a vote.")
+                    % {"player": player}
+                )
             case GameWon(outcome=outcome):
-                winners = ", ".join(outcome.winners) or "nobody"
-                notes.append(f"The game is over. Winner: {outcome.winner} ({winners}).")
+                words = {"side": names.side(outcome.winner)}
+                if outcome.winners:
+                    words["winners"] = names.joined(outcome.winners)
+                    notes.append(_("The game is over. Winner: %(side)s (%(winners)s).") % words)
+                else:
+                    notes.append(_("The game is over. Winner: %(side)s (nobody).") % words)
     return notes

@@ -6,15 +6,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy, ngettext
+
+from . import names
 from .engine import RULESETS
 from .engine.roles import Ability, Role, Timing
 
-WHEN: dict[Timing, str] = {
-    Timing.NIGHT: "At night",
-    Timing.DAY: "By day",
-    Timing.ON_DEATH: "When they die",
-    Timing.ON_ELIMINATION: "When the village votes them out",
-    Timing.PASSIVE: "By itself",
+WHEN = {
+    Timing.NIGHT: gettext_lazy("At night"),
+    Timing.DAY: gettext_lazy("By day"),
+    Timing.ON_DEATH: gettext_lazy("When they die"),
+    Timing.ON_ELIMINATION: gettext_lazy("When the village votes them out"),
+    # Translators: an ability that acts by itself, with no choice (information, a curse).
+    Timing.PASSIVE: gettext_lazy("By itself"),
 }
 
 
@@ -30,7 +34,8 @@ class AbilityCard:
 class RoleCard:
     name: str
     title: str
-    side: str
+    side: str  # the key (a style); side_title is the word shown
+    side_title: str
     section: str
     summary: str
     abilities: tuple[AbilityCard, ...]
@@ -38,17 +43,24 @@ class RoleCard:
 
 
 def _ability(ability: Ability) -> AbilityCard:
-    uses = "" if ability.uses is None else f"{ability.uses} time{'s' if ability.uses > 1 else ''}"
-    return AbilityCard(WHEN[ability.timing], ability.summary, ability.section, uses)
+    uses = (
+        ""
+        if ability.uses is None
+        else ngettext("%(count)d time", "%(count)d times", ability.uses) % {"count": ability.uses}
+    )
+    return AbilityCard(
+        str(WHEN[ability.timing]), names.text(ability.summary), ability.section, uses
+    )
 
 
 def _card(role: Role) -> RoleCard:
     return RoleCard(
         role.name,
-        role.title,
+        names.title(role),
         role.side,
+        names.side(role.side),
         role.section,
-        role.summary,
+        names.text(role.summary),
         tuple(_ability(a) for a in role.abilities),
         role.limit,
     )
@@ -57,4 +69,4 @@ def _card(role: Role) -> RoleCard:
 def role_cards(ruleset: str) -> tuple[str, str, tuple[RoleCard, ...]]:
     """The ruleset's title, its document and every role's card; KeyError for an unknown one."""
     rules = RULESETS[ruleset]
-    return rules.title, rules.document, tuple(_card(r) for r in rules.roles.values())
+    return names.text(rules.title), rules.document, tuple(_card(r) for r in rules.roles.values())

@@ -13,6 +13,8 @@ from datetime import datetime
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.tables.family import PUBLIC, Change, Channel, Panel, SeatInfo, TableInfo
 
@@ -29,11 +31,11 @@ class Werewolf:
     """Multi-night Werewolf, played over minutes or over days."""
 
     name = "werewolf"
-    title = "Werewolf"
+    title = gettext_lazy("Werewolf")
     rulesets: Mapping[str, str] = {
-        "forum": "Forum game (rules/001)",
-        "oxford": "Oxford game (rules/003)",
-        "classic": "1.7.0 game (rules/004)",
+        "forum": gettext_lazy("Forum game (rules/001)"),
+        "oxford": gettext_lazy("Oxford game (rules/003)"),
+        "classic": gettext_lazy("1.7.0 game (rules/004)"),
     }
     reserved_names: tuple[str, ...] = (NOBODY,)
 
@@ -96,7 +98,7 @@ class Werewolf:
         """The village's chat (the living, by day), the pack's (its living members, by
         night), the graveyard (the dead, and the watchers who read it)."""
         if table.state is None or "setup" not in (table.state or {}):
-            return (Channel(PUBLIC, "Village", read=True, write=viewer is not None),)
+            return (Channel(PUBLIC, _("Village"), read=True, write=viewer is not None),)
         game = play.game_of(table.state)
         state = game.state
         player = play.name_of(table.state, viewer.id) if viewer is not None else None
@@ -106,13 +108,13 @@ class Werewolf:
         if over:
             closed = ""
         elif not alive:
-            closed = "The dead do not speak in the village: use the graveyard."
+            closed = _("The dead do not speak in the village: use the graveyard.")
         elif night:
-            closed = "Night: the village sleeps."
+            closed = _("Night: the village sleeps.")
         else:
             closed = ""
         public = Channel(
-            PUBLIC, "Village", read=True, write=player is not None and not closed, closed=closed
+            PUBLIC, _("Village"), read=True, write=player is not None and not closed, closed=closed
         )
         channels = [public]
         if player is not None and (over or self._in_pack(game, player)):
@@ -120,17 +122,20 @@ class Werewolf:
             channels.append(
                 Channel(
                     PACK,
-                    "The pack",
+                    _("The pack"),
                     read=True,
                     write=open_now,
-                    closed="" if open_now else "The pack speaks at night.",
+                    closed="" if open_now else _("The pack speaks at night."),
                 )
             )
         dead = player is not None and not alive
         if over or dead or player is None:
             channels.append(
                 Channel(
-                    GRAVEYARD, "Graveyard", read=True, write=dead or (over and player is not None)
+                    GRAVEYARD,
+                    _("Graveyard"),
+                    read=True,
+                    write=dead or (over and player is not None),
                 )
             )
         return tuple(channels)
@@ -161,7 +166,7 @@ class Werewolf:
         reports = phase_reports(game.setup, game.log)
         night = next((r for r in reversed(reports) if r.phase.kind == "night"), None)
         if night is not None and night.silenced == player:
-            return "You are silenced today (rules/004, Silencer Elder): listen, and vote."
+            return _("You are silenced today (rules/004, Silencer Elder): listen, and vote.")
         return None
 
     def cancel(self, table: TableInfo, now: datetime) -> Change:

@@ -16,8 +16,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
+
 from games.tables.family import FamilyError, NotAllowed, NotNow, SeatInfo, TableInfo
 
+from . import names
 from .engine import (
     NOBODY,
     Accuse,
@@ -63,6 +67,30 @@ CALL_ORDER: Mapping[str, tuple[str, ...]] = {
 # 004 II Witch: one potion a night; choosing one sets the other aside.
 ONE_POTION = ("save", "poison")
 COUNTS = ("normal", "advanced")  # rules/004 III's two ways of counting a vote
+# A limited ability's uses left, on the moderator's dashboard.
+USES_LEFT = {
+    # Translators: on the moderator's list of players: the shots left (a crossbow, a hunter's).
+    "shoot": gettext_lazy("shoot: %(count)d left"),
+    "crossbow": gettext_lazy("crossbow: %(count)d left"),
+    # Translators: the witch's poison potions left.
+    "poison": gettext_lazy("poison: %(count)d left"),
+    # Translators: the witch's antidotes left.
+    "save": gettext_lazy("save: %(count)d left"),
+}
+# Tonight's protection of a player, on the moderator's dashboard.
+TONIGHT = {
+    "trap": gettext_lazy("tonight: trap %(player)s"),
+    "protect": gettext_lazy("tonight: protect %(player)s"),
+    "guard": gettext_lazy("tonight: guard %(player)s"),
+}
+# A decision the game waits for, as the moderator's screen names it.
+AWAITED = {
+    # Translators: a dead hunter's (or werewolf king's) shot that the game waits for.
+    "shoot": gettext_lazy("%(player)s's shot"),
+    # Translators: the badge a dying sheriff passes on (rules/004).
+    "badge": gettext_lazy("%(player)s's badge"),
+    "tie_break": gettext_lazy("%(player)s's tie break"),
+}
 
 
 # --- The moderator's moves -----------------------------------------------------------------------
@@ -89,7 +117,7 @@ def _remember(raw: dict[str, Any]) -> dict[str, Any]:
 def undo(raw: dict[str, Any]) -> dict[str, Any]:
     history = list(raw.get("undo") or [])
     if not history:
-        raise NotNow("There is nothing to undo.")
+        raise NotNow(_("There is nothing to undo."))
     last = history.pop()
     return {
         **raw,
@@ -111,7 +139,7 @@ def _night_choice(
     night = [f for f in forms_for(game.state, player) if f.kind == "night"]
     form = next((f for f in night if f.key == key), None)
     if form is None:
-        raise NotNow(f"{player} has no such choice to make now.")
+        raise NotNow(_("%(player)s has no such choice to make now.") % {"player": player})
     if _shared(game, form):
         members = [
             p
@@ -157,38 +185,38 @@ def move(
     """A move of the moderator (the host's seat) at a table-mode game: (state, game before,
     game after)."""
     if not seat.is_host:
-        raise NotAllowed("Only the moderator can do that.")
+        raise NotAllowed(_("Only the moderator can do that."))
     raw = dict(table.state)
     before = game_of(raw)
     posted = _one(fields, "version")
     if posted and posted != str(table.version):
         # A second tap on a button the first tap already answered: the game has moved on.
-        raise NotNow("The game has moved on since that screen: look again and tap once.")
+        raise NotNow(_("The game has moved on since that screen: look again and tap once."))
     if kind == "undo":
         raw = undo(raw)
         return raw, before, game_of(raw)
     if kind == "count":
         wanted = _one(fields, "count")
         if wanted not in COUNTS:
-            raise FamilyError("Count the votes the normal way or the advanced way.")
+            raise FamilyError(_("Count the votes the normal way or the advanced way."))
         return {**raw, "count": wanted}, before, before
     raw = _remember(raw)
     game = before
     player = _player(raw, _one(fields, "as")) if _one(fields, "as") else None
     if kind == "night":
         if player is None:
-            raise FamilyError("Say whose choice this is.")
+            raise FamilyError(_("Say whose choice this is."))
         raw, game = _night_choice(raw, game, player, fields)
         # No daybreak by itself: the moderator may still show a seer her answer, or change a
         # choice; "Daybreak" ends the night.
     elif kind == "called":
         role = _one(fields, "role")
         if role not in game.setup.ruleset.roles:
-            raise FamilyError("Say which role was called.")
+            raise FamilyError(_("Say which role was called."))
         raw = {**raw, "called": sorted({*(raw.get("called") or []), role})}
     elif kind in ("vote", "sheriff_vote"):
         if player is None:
-            raise FamilyError("Say who votes.")
+            raise FamilyError(_("Say who votes."))
         target = _player(raw, _one(fields, "target"), nobody=kind == "vote")
         made = Vote(player, target) if kind == "vote" else SheriffVote(player, target)
         raw, game = _send(raw, game, made)
@@ -204,7 +232,7 @@ def move(
         raw, game = _send(raw, game, Advance())
     elif kind == "ability":
         if player is None:
-            raise FamilyError("Say who uses it.")
+            raise FamilyError(_("Say who uses it."))
         target = _player(raw, _one(fields, "target"))
         raw, game = _send(raw, game, UseAbility(player, _one(fields, "ability"), target))
     elif kind == "accuse":
@@ -212,7 +240,7 @@ def move(
         by = _player(raw, _one(fields, "by"))
         second = _player(raw, _one(fields, "second"))
         if accused is None or by is None or second is None:
-            raise FamilyError("Name the accused, who calls and who seconds.")
+            raise FamilyError(_("Name the accused, who calls and who seconds."))
         raw, game = _send(raw, game, Accuse(accused, by, second))
     elif kind == "fists":
         # rules/003: every living player's fist at once, open (yes) or closed (no).
@@ -226,7 +254,7 @@ def move(
     elif kind == "decide":
         awaited = game.state.awaited
         if awaited is None:
-            raise NotNow("Nothing waits for a decision.")
+            raise NotNow(_("Nothing waits for a decision."))
         target = _player(raw, _one(fields, "target"))
         raw, game = _send(raw, game, Decide(awaited.player, awaited.kind, target))
     elif kind == "advance":
@@ -234,10 +262,10 @@ def move(
     elif kind == "smite":  # rules/003: Fate strikes a rule-breaker down
         target = _player(raw, _one(fields, "target"))
         if target is None:
-            raise FamilyError("Choose whom Fate smites.")
+            raise FamilyError(_("Choose whom Fate smites."))
         raw, game = _send(raw, game, Smite(target))
     else:
-        raise NotNow("That can't be done in this game.")
+        raise NotNow(_("That can't be done in this game."))
     return raw, before, game
 
 
@@ -289,6 +317,7 @@ class VoteRow:
     seat_id: int | None
     voters: tuple[str, ...]
     count: float
+    label: str = ""  # the candidate as shown (`name` is the engine's, "nobody" included)
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,12 +352,13 @@ class ModeratorView:
 
 def _label(game: Game, player: str) -> str:
     role = game.setup.roles[player]
-    return f"{player} ({role.title})"
+    # Translators: a player and their role ("Ann (Seer)").
+    return _("%(player)s (%(role)s)") % {"player": player, "role": names.title(role)}
 
 
 def _choices(form: Form, seats: Mapping[str, int]) -> tuple[Choice, ...]:
     return tuple(
-        Choice(NOBODY, "Nobody") if t == NOBODY else Choice(str(seats[t]), t)
+        Choice(NOBODY, _("Nobody")) if t == NOBODY else Choice(str(seats[t]), t)
         for t in form.targets
         if t == NOBODY or t in seats
     )
@@ -348,7 +378,11 @@ def _seen_now(game: Game, player: str) -> str:
     seen = night.told.get(player, {}).get("seen")
     if not isinstance(seen, dict):
         return ""
-    return " ".join(f"{who} shows as {what.replace('_', ' ')}." for who, what in seen.items())
+    return " ".join(
+        _("%(player)s shows as %(appearance)s.")
+        % {"player": who, "appearance": names.appearance(what)}
+        for who, what in seen.items()
+    )
 
 
 def _shared(game: Game, form: Form) -> bool:
@@ -385,16 +419,17 @@ def _calls(game: Game, raw: Mapping[str, Any]) -> list[Call]:
                     for p in state.living()
                     if any(f.key == form.key and f.group_key for f in forms_for(state, p))
                 )
-                title = "The werewolves"
+                title = _("The werewolves")
             else:
                 members = (player,)
                 title = _label(game, player)
                 roles_called.add(role.name)
             chosen = state.choices.get(player, {}).get(form.key)
             if form.key == "save":
-                label, value = ("yes", "yes") if chosen else ("", "")
+                # Translators: the witch's antidote is used tonight.
+                label, value = (pgettext("antidote", "yes"), "yes") if chosen else ("", "")
             elif chosen == NOBODY:
-                label, value = "Nobody", NOBODY
+                label, value = _("Nobody"), NOBODY
             else:
                 label = str(chosen or "")
                 value = str(seats.get(chosen, "")) if chosen else ""
@@ -406,7 +441,7 @@ def _calls(game: Game, raw: Mapping[str, Any]) -> list[Call]:
                 players=members,
                 as_seat=seats[player],
                 key=form.key,
-                summary=form.summary,
+                summary=names.text(form.summary),
                 section=form.section,
                 choices=_choices(form, seats),
                 chosen=label,
@@ -434,10 +469,12 @@ def _calls(game: Game, raw: Mapping[str, Any]) -> list[Call]:
         roles_called.add(role.name)
         living = [p for p in setup.players if setup.roles[p] is role and p in state.alive]
         result = _seen_now(game, living[0]) if living else ""
-        summary = night[0].summary if living else "Nobody answers: their players are dead."
+        summary = (
+            names.text(night[0].summary) if living else _("Nobody answers: their players are dead.")
+        )
         rank = order.index(role.name) if role.name in order else len(order)
         call = Call(
-            title=role.title,
+            title=names.title(role),
             players=tuple(living),
             as_seat=0,
             key="",
@@ -452,7 +489,7 @@ def _calls(game: Game, raw: Mapping[str, Any]) -> list[Call]:
         )
         calls.append(((1, rank, 0), call))
     calls.sort(key=lambda ranked: ranked[0])
-    return [call for _, call in calls]
+    return [call for _rank, call in calls]
 
 
 def _player_rows(game: Game, raw: Mapping[str, Any]) -> tuple[PlayerRow, ...]:
@@ -469,32 +506,38 @@ def _player_rows(game: Game, raw: Mapping[str, Any]) -> tuple[PlayerRow, ...]:
         notes: list[str] = []
         death = state.deaths.get(player)
         if death is not None:
-            text, _ = described(death.cause)
-            notes.append(f"died in {death.phase}: {text}")
+            text, _section = described(death.cause)
+            notes.append(
+                # Translators: on the moderator's list of players: when and how they died.
+                _("died in %(phase)s: %(cause)s")
+                % {"phase": names.phase(death.phase), "cause": names.text(text)}
+            )
         if state.sheriff == player:
-            notes.append("sheriff")
+            # Translators: on the moderator's list of players: this player is the sheriff.
+            notes.append(pgettext("mark", "sheriff"))
         for a, b in setup.lovers:
             if player in (a, b):
-                notes.append(f"in love with {b if player == a else a}")
+                notes.append(_("in love with %(player)s") % {"player": b if player == a else a})
         for a, b in setup.rivals:
             if player in (a, b):
-                notes.append(f"rival of {b if player == a else a}")
+                notes.append(_("rival of %(player)s") % {"player": b if player == a else a})
         for ability in setup.abilities(player):
-            if ability.uses is not None and ability.key in ("shoot", "crossbow", "poison", "save"):
+            if ability.uses is not None and ability.key in USES_LEFT:
                 left = ability.uses - state.used(player, ability.key)
-                notes.append(f"{ability.key}: {left} left")
+                notes.append(str(USES_LEFT[ability.key]) % {"count": left})
         if player in injured and player in state.alive:
-            notes.append("injured this morning")
+            notes.append(_("injured this morning"))
         if player in state.revealed_idiots:
-            notes.append("revealed idiot")
+            notes.append(_("revealed idiot"))
         for key, target in state.choices.get(player, {}).items():
-            if key in ("trap", "protect", "guard") and target:
-                notes.append(f"tonight: {key} {target}")
+            if key in TONIGHT and target:
+                notes.append(str(TONIGHT[key]) % {"player": names.player(str(target))})
         if latest is not None and latest.silenced == player:
-            notes.append("silenced")
+            # Translators: on the moderator's list of players: silenced today (rules/004).
+            notes.append(pgettext("mark", "silenced"))
         seat_id = raw["seats"][player]
         alive = player in state.alive
-        rows.append(PlayerRow(player, seat_id, role.title, role.side, alive, tuple(notes)))
+        rows.append(PlayerRow(player, seat_id, names.title(role), role.side, alive, tuple(notes)))
     return tuple(rows)
 
 
@@ -509,32 +552,47 @@ def _read_out(game: Game, *, awaited: bool = False) -> tuple[tuple[str, ...], tu
         return (), ()
     lines = []
     hide_causes = game.setup.ruleset.name == "classic"  # 004 III: "without revealing cause"
+    dead = names.joined(night.dead)
     if night.dead:
         if hide_causes:
-            lines.append(f"Last night died: {', '.join(night.dead)}.")
+            lines.append(_("Last night died: %(players)s.") % {"players": dead})
         else:
             for player in night.dead:
-                text, _ = described(night.deaths[player].cause)
+                text, _section = described(night.deaths[player].cause)
                 role = night.revealed.get(player)
-                shown = f" They were the {role.replace('_', ' ')}." if role else ""
-                lines.append(f"{player} {text}.{shown}")
+                words = {"player": player, "cause": names.text(text)}
+                if role:
+                    words["role"] = names.role(role)
+                    # Translators: how a player died ("attacked by the werewolves"), and the
+                    # role shown at their death.
+                    lines.append(_("%(player)s %(cause)s. They were the %(role)s.") % words)
+                else:
+                    # Translators: how a player died ("attacked by the werewolves").
+                    lines.append(_("%(player)s %(cause)s.") % words)
     else:
-        lines.append("Nobody died last night.")
+        lines.append(_("Nobody died last night."))
     if hide_causes and night.dead:
         # 004 III: "first night deceased must have last words, subsequent depends on rules".
-        first = night.phase.number == 1
-        lines.append(
-            f"Last words: {', '.join(night.dead)}"
-            + (" (the first night's dead always speak)." if first else ", if your table allows.")
-        )
+        if night.phase.number == 1:
+            lines.append(
+                _("Last words: %(players)s (the first night's dead always speak).")
+                % {"players": dead}
+            )
+        else:
+            lines.append(_("Last words: %(players)s, if your table allows.") % {"players": dead})
     if night.injured:
-        lines.append(f"Injured (a telltale wound): {', '.join(night.injured)}.")
+        lines.append(
+            _("Injured (a telltale wound): %(players)s.") % {"players": names.joined(night.injured)}
+        )
     if night.silenced:
-        lines.append(f"{night.silenced} is silenced today.")
+        lines.append(_("%(player)s is silenced today.") % {"player": night.silenced})
     from .panels import _told_lines
 
     tell = tuple(
-        f"{player}: {line}" for player, info in night.told.items() for line in _told_lines(info)
+        # Translators: what the moderator tells a player privately: the player, then the line.
+        _("%(player)s: %(line)s") % {"player": player, "line": line}
+        for player, info in night.told.items()
+        for line in _told_lines(info)
     )
     return tuple(lines), tell
 
@@ -559,23 +617,28 @@ def moderator_view(table: TableInfo) -> ModeratorView:
         "sheriff": state.sheriff,
         "can_undo": bool(raw.get("undo")),
         "log": tuple(
-            (str(r.phase), tuple(_record_lines(r))) for r in phase_reports(game.setup, game.log)
+            (names.phase(r.phase), tuple(_record_lines(r)))
+            for r in phase_reports(game.setup, game.log)
         ),
     }
     if state.over:
         outcome = state.outcome
         assert outcome is not None
-        view["outcome"] = outcome.winner.replace("_", " ")
+        view["outcome"] = names.side(outcome.winner)
         view["winners"] = outcome.winners
         return ModeratorView(**view)
     awaited = state.awaited
     if awaited is not None:
         form = next(iter(forms_for(state, awaited.player)), None)
         options = _choices(form, seats) if form is not None else ()
-        what = {"shoot": "shot", "badge": "badge", "tie_break": "tie break"}.get(
-            awaited.kind, awaited.kind.replace("_", " ")
-        )
-        view["awaited"] = (f"{awaited.player}'s {what}", awaited.player, options)
+        if awaited.kind in AWAITED:
+            what = str(AWAITED[awaited.kind]) % {"player": awaited.player}
+        else:
+            what = _("%(player)s's %(what)s") % {
+                "player": awaited.player,
+                "what": awaited.kind.replace("_", " "),
+            }
+        view["awaited"] = (what, awaited.player, options)
         view["read_out"], view["tell"] = _read_out(game, awaited=True)
         return ModeratorView(**view)
     if state.phase is not None and state.phase.kind == "night":
@@ -602,20 +665,22 @@ def moderator_view(table: TableInfo) -> ModeratorView:
                 SHERIFF_WEIGHT if classic and voting == "vote" and v == state.sheriff else 1
                 for v in voters
             )
-            rows.append(VoteRow(candidate, seats.get(candidate), voters, weight))
+            shown = names.player(candidate)
+            rows.append(VoteRow(candidate, seats.get(candidate), voters, weight, shown))
         view["vote_rows"] = tuple(rows)
         view["ballots"] = tuple(
             (p, seats[p], _ballot(votes.get(p), seats))
             for p in state.living()
             if any(f.kind in ("vote", "sheriff_vote") for f in forms_for(state, p))
         )
-        view["targets"] = living + ((Choice(NOBODY, "Nobody"),) if nobody else ())
+        view["targets"] = living + ((Choice(NOBODY, _("Nobody")),) if nobody else ())
     abilities = []
     for player in state.living():
         for form in forms_for(state, player):
             if form.kind == "day":
                 options = _choices(form, seats)
-                abilities.append((player, seats[player], form.key, form.summary, options))
+                summary = names.text(form.summary)
+                abilities.append((player, seats[player], form.key, summary, options))
     view["abilities"] = tuple(abilities)
     if state.call is not None:
         view["call"] = (state.call.accused, state.call.by, state.call.second)

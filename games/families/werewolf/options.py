@@ -13,8 +13,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 from games.tables.family import FamilyError, SeatInfo, TableInfo
 
+from . import names
 from .engine import RULESETS, RuleError
 from .engine.setup import check_options, check_roles
 
@@ -25,12 +29,21 @@ PACES: dict[str, dict[str, int]] = {
 }
 STEPS = ("night", "day", "election", "vote", "call", "decide")
 STEP_TITLES = {
-    "night": "Night",
-    "day": "Day (discussion)",
-    "election": "Sheriff election (1.7.0)",
-    "vote": "Vote (1.7.0)",
-    "call": "Execution call (Oxford)",
-    "decide": "A decision on death (shot, badge, tie)",
+    "night": gettext_lazy("Night"),
+    "day": gettext_lazy("Day (discussion)"),
+    "election": gettext_lazy("Sheriff election (1.7.0)"),
+    "vote": gettext_lazy("Vote (1.7.0)"),
+    "call": gettext_lazy("Execution call (Oxford)"),
+    "decide": gettext_lazy("A decision on death (shot, badge, tie)"),
+}
+# A step's length that is not a whole number of minutes, by step.
+STEP_NOT_WHOLE = {
+    "night": gettext_lazy("The night needs whole minutes."),
+    "day": gettext_lazy("The day (discussion) needs whole minutes."),
+    "election": gettext_lazy("The sheriff election (1.7.0) needs whole minutes."),
+    "vote": gettext_lazy("The vote (1.7.0) needs whole minutes."),
+    "call": gettext_lazy("The execution call (oxford) needs whole minutes."),
+    "decide": gettext_lazy("The decision on death (shot, badge, tie) needs whole minutes."),
 }
 MAX_MINUTES = 14 * 24 * 60  # a fortnight
 
@@ -99,20 +112,28 @@ def start_problem(ruleset: str, options: Mapping[str, Any], players: int) -> str
     """Why this table cannot be dealt yet, or None (the engine checks the deal)."""
     rules = RULESETS[ruleset]
     if players < rules.min_players:
-        return f"At least {rules.min_players} players are needed to start."
+        return ngettext(
+            "At least %(count)d player is needed to start.",
+            "At least %(count)d players are needed to start.",
+            rules.min_players,
+        ) % {"count": rules.min_players}
     roles = roles_of(ruleset, options, players)
     total = sum(roles.values())
     if total != players:
-        return f"{players} players need {players} roles; {total} are chosen."
+        # Translators: the players seated, the roles they need (as many), the roles chosen.
+        return _("%(players)d players need %(players)d roles; %(total)d are chosen.") % {
+            "players": players,
+            "total": total,
+        }
     names = [f"P{i}" for i in range(players)]
-    cards = [role for role, count in sorted(roles.items()) for _ in range(count)]
+    cards = [role for role, count in sorted(roles.items()) for _copy in range(count)]
     try:
         check_roles(rules, tuple(names), dict(zip(names, cards, strict=True)))
     except RuleError as error:
         return str(error)
     pairs = int(options.get("lovers", 0)) + int(options.get("rivals", 0))
     if ruleset == "oxford" and 2 * pairs > players:
-        return "There are more lover and rival pairs than the players can make."
+        return _("There are more lover and rival pairs than the players can make.")
     return None
 
 
@@ -121,13 +142,41 @@ def _one(fields: Mapping[str, Sequence[str]], name: str) -> str | None:
     return values[-1].strip() if values else None
 
 
-def _count(raw: str | None, what: str, maximum: int) -> int:
+# What a host counts in the Oxford lobby: (not a whole number, out of range) for each.
+EXTRAS = {
+    "lovers": (
+        gettext_lazy("The number of pairs of lovers must be a whole number."),
+        gettext_lazy("The number of pairs of lovers must be from 0 to %(most)d."),
+    ),
+    "rivals": (
+        gettext_lazy("The number of pairs of rivals must be a whole number."),
+        gettext_lazy("The number of pairs of rivals must be from 0 to %(most)d."),
+    ),
+    "crossbows": (
+        gettext_lazy("The number of crossbows for the werewolves must be a whole number."),
+        gettext_lazy("The number of crossbows for the werewolves must be from 0 to %(most)d."),
+    ),
+}
+
+
+ROLE_COUNT = (
+    # Translators: %(role)s is a role card's title ("Seer").
+    gettext_lazy("The number of %(role)s must be a whole number."),
+    # Translators: %(role)s is a role card's title ("Seer").
+    gettext_lazy("The number of %(role)s must be from 0 to %(most)d."),
+)
+
+
+def _count(raw: str | None, errors: tuple[Any, Any], maximum: int, role: str = "") -> int:
+    """A posted count; `errors` say why not: (not a whole number, not from 0 to `maximum`)."""
+    whole, ranged = errors
+    words = {"role": role, "most": maximum}
     try:
         value = int(raw or "0")
     except ValueError:
-        raise FamilyError(f"The number of {what} must be a whole number.") from None
+        raise FamilyError(str(whole) % words) from None
     if not 0 <= value <= maximum:
-        raise FamilyError(f"The number of {what} must be from 0 to {maximum}.")
+        raise FamilyError(str(ranged) % words)
     return value
 
 
@@ -145,8 +194,8 @@ def parse(
             if key.startswith("count_"):
                 role = key.removeprefix("count_")
                 if role not in rules.roles:
-                    raise FamilyError(f"{role!r} is not a role of this game.")
-                count = _count(_one(fields, key), rules.roles[role].title, 30)
+                    raise FamilyError(_("%(role)r is not a role of this game.") % {"role": role})
+                count = _count(_one(fields, key), ROLE_COUNT, 30, names.title(rules.roles[role]))
                 if count:
                     roles[role] = count
         options["roles"] = roles
@@ -158,7 +207,10 @@ def parse(
                 continue
             value = next((c for c in option.choices if str(c).lower() == raw.lower()), None)
             if value is None:
-                raise FamilyError(f"Choose one of the values of {option.name}.")
+                # Translators: %(option)s is the option's name as the form shows it ("victory").
+                raise FamilyError(
+                    _("Choose one of the values of %(option)s.") % {"option": option.name}
+                )
             given[option.name] = value
         try:
             options["rules"] = dict(check_options(rules, {**options.get("rules", {}), **given}))
@@ -167,7 +219,7 @@ def parse(
     pace = _one(fields, "pace")
     if pace is not None:
         if pace not in PACES:
-            raise FamilyError("Choose a live pace or a forum pace.")
+            raise FamilyError(_("Choose a live pace or a forum pace."))
         if pace != options.get("pace"):
             options["pace"] = pace
             options["minutes"] = dict(PACES[pace])
@@ -180,25 +232,26 @@ def parse(
             try:
                 value = int(raw)
             except ValueError:
-                raise FamilyError(f"The {STEP_TITLES[step].lower()} needs whole minutes.") from None
+                raise FamilyError(str(STEP_NOT_WHOLE[step])) from None
             if not 1 <= value <= MAX_MINUTES:
-                raise FamilyError(f"Each step lasts 1 to {MAX_MINUTES} minutes (a fortnight).")
+                raise FamilyError(
+                    _("Each step lasts 1 to %(most)d minutes (a fortnight).")
+                    % {"most": MAX_MINUTES}
+                )
             minutes[step] = value
         options["minutes"] = minutes
     opens = _one(fields, "opens_with")
     if opens is not None:
         if opens not in rules.opens_with:
-            raise FamilyError(f"A {ruleset} game opens with a night.")
+            # Translators: %(ruleset)s is the game's short name as the page's address has it
+            # ("oxford", "classic").
+            raise FamilyError(_("A %(ruleset)s game opens with a night.") % {"ruleset": ruleset})
         options["opens_with"] = opens
     if ruleset == "oxford":
-        extras = (
-            ("lovers", "pairs of lovers", 2),
-            ("rivals", "pairs of rivals", 7),
-            ("crossbows", "crossbows for the werewolves", 5),
-        )
-        for name, what, maximum in extras:
+        extras = (("lovers", 2), ("rivals", 7), ("crossbows", 5))
+        for name, maximum in extras:
             if name in fields:
-                options[name] = _count(_one(fields, name), what, maximum)
+                options[name] = _count(_one(fields, name), EXTRAS[name], maximum)
     return options
 
 
@@ -213,7 +266,7 @@ def parse_cards(
     deal = _one(fields, "deal")
     if deal is not None:
         if deal not in ("app", "cards"):
-            raise FamilyError("Choose whether the app deals or you enter the cards.")
+            raise FamilyError(_("Choose whether the app deals or you enter the cards."))
         options["deal"] = deal
     if any(key.startswith("card_") for key in fields):
         rules = RULESETS[table.ruleset]
@@ -223,7 +276,7 @@ def parse_cards(
             if role is None:
                 continue
             if role and role not in rules.roles:
-                raise FamilyError(f"{role!r} is not a role of this game.")
+                raise FamilyError(_("%(role)r is not a role of this game.") % {"role": role})
             if role:
                 dealt[seat.name] = role
             else:
@@ -250,7 +303,7 @@ def cards_problem(
     dealt = options.get("dealt") or {}
     missing = [s.name for s in players if s.name not in dealt]
     if missing:
-        return f"Enter {missing[0]}'s card (or let the app deal)."
+        return _("Enter %(player)s's card (or let the app deal).") % {"player": missing[0]}
     names = [s.name for s in players]
     try:
         check_roles(RULESETS[ruleset], tuple(names), {n: dealt[n] for n in names})
@@ -259,8 +312,26 @@ def cards_problem(
     if ruleset == "oxford":
         pairs = options.get("pairs") or {}
         for kind in ("lovers", "rivals"):
-            if len(pairs.get(kind, [])) != int(options.get(kind, 0)):
-                return f"Enter the {kind} Fate dealt ({int(options.get(kind, 0))} pairs)."
-        if len(options.get("crossbow_holders") or []) != int(options.get("crossbows", 0)):
-            return f"Tick the {int(options.get('crossbows', 0))} players Fate gave a crossbow."
+            count = int(options.get(kind, 0))
+            if len(pairs.get(kind, [])) != count:
+                if kind == "lovers":
+                    message = ngettext(
+                        "Enter the lovers Fate dealt (%(count)d pair).",
+                        "Enter the lovers Fate dealt (%(count)d pairs).",
+                        count,
+                    )
+                else:
+                    message = ngettext(
+                        "Enter the rivals Fate dealt (%(count)d pair).",
+                        "Enter the rivals Fate dealt (%(count)d pairs).",
+                        count,
+                    )
+                return message % {"count": count}
+        crossbows = int(options.get("crossbows", 0))
+        if len(options.get("crossbow_holders") or []) != crossbows:
+            return ngettext(
+                "Tick the %(count)d player Fate gave a crossbow.",
+                "Tick the %(count)d players Fate gave a crossbow.",
+                crossbows,
+            ) % {"count": crossbows}
     return None

@@ -11,8 +11,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
+
 from games.tables.family import Panel, SeatInfo, TableInfo
 
+from . import names
 from . import options as table_options
 from .engine import NOBODY, RULESETS, Role
 from .engine.causes import described
@@ -22,18 +26,74 @@ from .engine.view import PublicPhase, SeatView, view_for
 from .play import asked, game_of, label, name_of
 
 FORM_TITLES = {
-    "kill": "The pack's victim",
-    "see": "Investigate",
-    "protect": "Protect",
-    "maul": "Maul",
-    "trap": "Set a trap",
-    "charm": "Charm",
-    "save": "Use the antidote",
-    "poison": "Poison",
-    "check": "Check",
-    "guard": "Guard",
-    "silence": "Silence",
+    "kill": gettext_lazy("The pack's victim"),
+    "see": gettext_lazy("Investigate"),
+    "protect": gettext_lazy("Protect"),
+    "maul": gettext_lazy("Maul"),
+    "trap": gettext_lazy("Set a trap"),
+    "charm": gettext_lazy("Charm"),
+    "save": gettext_lazy("Use the antidote"),
+    "poison": gettext_lazy("Poison"),
+    "check": gettext_lazy("Check"),
+    "guard": gettext_lazy("Guard"),
+    "silence": gettext_lazy("Silence"),
+    # By day, or on death: a form's title, what its button does.
+    "shoot": gettext_lazy("Shoot"),
+    "explode": gettext_lazy("Explode"),
+    "duel": gettext_lazy("Duel"),
+    "tie_break": gettext_lazy("Tie break"),
+    # Translators: the sheriff's badge, passed on by a dying sheriff (rules/004).
+    "badge": gettext_lazy("Badge"),
+    # Translators: an open fist in an execution call (rules/003): a vote to execute.
+    "yes": pgettext_lazy("fist", "Yes"),
+    # Translators: the vote that elects a sheriff (rules/004).
+    "sheriff": gettext_lazy("Sheriff"),
+    # Translators: an execution call (rules/003): accusing a player.
+    "call": pgettext_lazy("execution", "Call"),
+    "vote": gettext_lazy("Vote"),
 }
+# What a seat's night choice was, for the record at the end ("kill Ann").
+CHOICES = {
+    "kill": gettext_lazy("kill %(player)s"),
+    "see": gettext_lazy("see %(player)s"),
+    "protect": gettext_lazy("protect %(player)s"),
+    "maul": gettext_lazy("maul %(player)s"),
+    "trap": gettext_lazy("trap %(player)s"),
+    "charm": gettext_lazy("charm %(player)s"),
+    "poison": gettext_lazy("poison %(player)s"),
+    "check": gettext_lazy("check %(player)s"),
+    "guard": gettext_lazy("guard %(player)s"),
+    "silence": gettext_lazy("silence %(player)s"),
+}
+# A decision the game waits for: whose, and what.
+AWAITED = {
+    # Translators: a dead hunter's (or werewolf king's) shot that the game waits for.
+    "shoot": gettext_lazy("%(player)s's shoot"),
+    "badge": gettext_lazy("%(player)s's badge"),
+    "tie_break": gettext_lazy("%(player)s's tie break"),
+}
+WAITING = {
+    "shoot": gettext_lazy("Waiting for %(player)s's shoot."),
+    "badge": gettext_lazy("Waiting for %(player)s's badge."),
+    "tie_break": gettext_lazy("Waiting for %(player)s's tie break."),
+}
+
+
+def form_title(key: str) -> str:
+    if key in FORM_TITLES:
+        return str(FORM_TITLES[key])
+    return key.replace("_", " ").capitalize()
+
+
+def awaited_phrase(player: str, kind: str, *, sentence: bool = False) -> str:
+    """What the game waits for ("Ann's shoot"; "Waiting for Ann's shoot." as a sentence)."""
+    words = AWAITED if not sentence else WAITING
+    if kind in words:
+        return str(words[kind]) % {"player": player}
+    what = kind.replace("_", " ")
+    if sentence:
+        return _("Waiting for %(player)s's %(what)s.") % {"player": player, "what": what}
+    return _("%(player)s's %(what)s") % {"player": player, "what": what}
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +134,10 @@ class WerewolfView:
     thread: tuple[tuple[str, tuple[str, ...]], ...] = ()
     sheriff: str | None = None
     outcome: Any = None
+    winner: str = ""  # the winning side, in words
+    role_title: str = ""  # the seat's role card, in words (`role` is the engine's record)
+    role_side: str = ""
+    role_summary: str = ""
     reveal: tuple[tuple[str, str, bool, bool], ...] = ()
     record: tuple[tuple[str, tuple[str, ...]], ...] = ()
     is_host: bool = False
@@ -87,32 +151,45 @@ def _told_lines(info: Mapping[str, object]) -> list[str]:
     lines = []
     seen = info.get("seen")
     if isinstance(seen, dict):
-        lines += [f"{who} shows as: {what.replace('_', ' ')}." for who, what in seen.items()]
+        lines += [
+            _("%(player)s shows as: %(appearance)s.")
+            % {"player": who, "appearance": names.appearance(what)}
+            for who, what in seen.items()
+        ]
     if "protected" in info:
-        hit = (
-            "and they were attacked: you saved them"
-            if info.get("attacked")
-            else "who was not attacked"
-        )
-        lines.append(f"You protected {info['protected']}, {hit}.")
+        protected = {"player": info["protected"]}
+        if info.get("attacked"):
+            lines.append(
+                _("You protected %(player)s, and they were attacked: you saved them.") % protected
+            )
+        else:
+            lines.append(_("You protected %(player)s, who was not attacked.") % protected)
     if info.get("saved_from_attack"):
-        lines.append("The werewolves attacked you, but someone protected you.")
+        lines.append(_("The werewolves attacked you, but someone protected you."))
     if "attack_blocked" in info:
-        lines.append(f"The attack on {info['attack_blocked']} was blocked by a protector.")
-    if "werewolves" in info:
-        pack = ", ".join(info["werewolves"])  # type: ignore[arg-type]
-        dark = info.get("dark_villager")
         lines.append(
-            f"The werewolves are {pack}." + (f" The dark villager is {dark}." if dark else "")
+            _("The attack on %(player)s was blocked by a protector.")
+            % {"player": info["attack_blocked"]}
         )
+    if "werewolves" in info:
+        pack = names.joined(info["werewolves"])  # type: ignore[arg-type]
+        dark = info.get("dark_villager")
+        if dark:
+            lines.append(
+                _("The werewolves are %(players)s. The dark villager is %(player)s.")
+                % {"players": pack, "player": dark}
+            )
+        else:
+            lines.append(_("The werewolves are %(players)s.") % {"players": pack})
     if "cultists" in info:
-        lines.append(f"The cultists are {', '.join(info['cultists'])}.")  # type: ignore[arg-type]
+        cult = names.joined(info["cultists"])  # type: ignore[arg-type]
+        lines.append(_("The cultists are %(players)s.") % {"players": cult})
     if "attacked" in info and "protected" not in info:
         victim = info["attacked"]
         lines.append(
-            f"The werewolves attacked {victim} tonight."
+            _("The werewolves attacked %(player)s tonight.") % {"player": victim}
             if victim
-            else "The werewolves attacked nobody tonight."
+            else _("The werewolves attacked nobody tonight.")
         )
     return lines
 
@@ -120,38 +197,42 @@ def _told_lines(info: Mapping[str, object]) -> list[str]:
 def _public_lines(phase: PublicPhase) -> list[str]:
     lines = []
     if phase.dead:
-        lines.append(
-            "Died: "
-            + ", ".join(
-                f"{p} ({phase.revealed[p].replace('_', ' ')})" if p in phase.revealed else p
-                for p in phase.dead
-            )
-            + "."
-        )
+        dead = [
+            # Translators: a dead player and the role shown at their death.
+            _("%(player)s (%(role)s)") % {"player": p, "role": names.role(phase.revealed[p])}
+            if p in phase.revealed
+            else p
+            for p in phase.dead
+        ]
+        lines.append(_("Died: %(players)s.") % {"players": names.joined(dead)})
     if phase.injured:
-        lines.append(f"Injured: {', '.join(phase.injured)}.")
+        lines.append(_("Injured: %(players)s.") % {"players": names.joined(phase.injured)})
     if phase.silenced:
-        lines.append(f"Silenced: {phase.silenced}.")
+        lines.append(_("Silenced: %(player)s.") % {"player": phase.silenced})
     if phase.tally is not None:
-        tally = ", ".join(
-            f"{k} {int(v) if float(v).is_integer() else v}" for k, v in phase.tally.items()
-        )
-        lines.append(
-            f"Votes: {tally or 'none'}; "
-            + (f"{phase.eliminated} voted out." if phase.eliminated else "nobody voted out.")
-        )
+        # Translators: a vote's tally had no votes at all.
+        tally = names.tally(phase.tally) or pgettext("votes", "none")
+        if phase.eliminated:
+            lines.append(
+                _("Votes: %(votes)s; %(player)s voted out.")
+                % {"votes": tally, "player": phase.eliminated}
+            )
+        else:
+            lines.append(_("Votes: %(votes)s; nobody voted out.") % {"votes": tally})
     for accused, yes, no, executed in phase.calls:
-        lines.append(
-            f"Call on {accused}: {yes} yes, {no} no, {'executed' if executed else 'acquitted'}."
-        )
+        words = {"player": accused, "yes": yes, "no": no}
+        if executed:
+            lines.append(_("Call on %(player)s: %(yes)s yes, %(no)s no, executed.") % words)
+        else:
+            lines.append(_("Call on %(player)s: %(yes)s yes, %(no)s no, acquitted.") % words)
     if phase.idiot_revealed:
-        lines.append(f"{phase.idiot_revealed} was revealed as the idiot.")
+        lines.append(_("%(player)s was revealed as the idiot.") % {"player": phase.idiot_revealed})
     return lines
 
 
 def _options(form: Form, seats: Mapping[str, int]) -> tuple[Option, ...]:
     return tuple(
-        Option(NOBODY, "Nobody") if t == NOBODY else Option(str(seats[t]), t)
+        Option(NOBODY, _("Nobody")) if t == NOBODY else Option(str(seats[t]), t)
         for t in form.targets
         if t == NOBODY or t in seats
     )
@@ -161,8 +242,8 @@ def _form_view(form: Form, seats: Mapping[str, int]) -> FormView:
     return FormView(
         kind=form.kind,
         key=form.key,
-        title=FORM_TITLES.get(form.key, form.key.replace("_", " ").capitalize()),
-        summary=form.summary,
+        title=form_title(form.key),
+        summary=names.text(form.summary),
         section=form.section,
         options=_options(form, seats),
         optional=form.optional,
@@ -183,18 +264,18 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> WerewolfView:
         "me": viewer,
         "role": role,
         "alive": player is not None and player in state.alive,
-        "known": tuple((p, r.replace("_", " ")) for p, r in seat.known.items() if p != player),
-        "told": tuple((str(phase), tuple(_told_lines(info))) for phase, info in seat.told),
-        "thread": tuple((str(p.phase), tuple(_public_lines(p))) for p in seat.thread),
+        "known": tuple((p, names.role(r)) for p, r in seat.known.items() if p != player),
+        "told": tuple((names.phase(phase), tuple(_told_lines(info))) for phase, info in seat.told),
+        "thread": tuple((names.phase(p.phase), tuple(_public_lines(p))) for p in seat.thread),
         "sheriff": state.sheriff,
         "outcome": state.outcome,
         "is_host": viewer is not None and viewer.is_host,
         "ruleset": game.setup.ruleset.name,
         "step": state.step,
         "phase_kind": state.phase.kind if state.phase else "",
-        "waiting_for": f"{awaited.player}'s {awaited.kind.replace('_', ' ')}" if awaited else "",
+        "waiting_for": awaited_phrase(awaited.player, awaited.kind) if awaited else "",
         "done": player is not None and player in (raw.get("done") or ()),
-        "pack": tuple(sorted(seat.pack.items())),
+        "pack": tuple((p, names.player(t)) for p, t in sorted(seat.pack.items())),
         "pairs": tuple(sorted(seat.pairs.items())),
     }
     forms = [_form_view(f, seats) for f in seat.forms]
@@ -211,34 +292,73 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> WerewolfView:
     if state.over:
         winners = set(state.outcome.winners) if state.outcome else set()
         view["reveal"] = tuple(
-            (p, game.setup.roles[p].title, p in state.alive, p in winners)
+            (p, names.title(game.setup.roles[p]), p in state.alive, p in winners)
             for p in game.setup.players
         )
         view["record"] = tuple(
-            (str(r.phase), tuple(_record_lines(r))) for r in phase_reports(game.setup, game.log)
+            (names.phase(r.phase), tuple(_record_lines(r)))
+            for r in phase_reports(game.setup, game.log)
         )
+        view["winner"] = names.side(state.outcome.winner) if state.outcome else ""
+    if role is not None:
+        view["role_title"] = names.title(role)
+        view["role_side"] = names.side(role.side)
+        view["role_summary"] = names.text(role.summary)
     return WerewolfView(**view)
 
 
 def _choice(choice: Mapping[str, object]) -> str:
-    return ", ".join("save the victim" if k == "save" else f"{k} {v}" for k, v in choice.items())
+    parts = []
+    for key, target in choice.items():
+        if key == "save":
+            parts.append(_("save the victim"))
+        elif key in CHOICES:
+            parts.append(str(CHOICES[key]) % {"player": names.player(str(target))})
+        else:
+            # Translators: a night's choice for the record: the ability's key and its target.
+            parts.append(_("%(ability)s %(player)s") % {"ability": key, "player": target})
+    return names.joined(parts)
 
 
 def _record_lines(report: PhaseReport) -> list[str]:
     """Everything that happened in a phase, for the end: each player's choices, what each was
     told, each vote, and each death with the rule behind it."""
-    lines = [f"{player}: {_choice(choice)}." for player, choice in report.actions.items()]
+    lines = [
+        # Translators: a player's night choices, for the record at the end ("Ann: kill Ben.").
+        _("%(player)s: %(choices)s.") % {"player": player, "choices": _choice(choice)}
+        for player, choice in report.actions.items()
+    ]
     for player, info in report.told.items():
-        lines += [f"{player} learned: {line}" for line in _told_lines(info)]
+        lines += [
+            _("%(player)s learned: %(line)s") % {"player": player, "line": line}
+            for line in _told_lines(info)
+        ]
     if report.sheriff_votes:
-        votes = ", ".join(f"{v} for {c}" for v, c in report.sheriff_votes.items())
-        lines.append(f"Sheriff votes: {votes}.")
+        lines.append(_("Sheriff votes: %(votes)s.") % {"votes": _ballots(report.sheriff_votes)})
     if report.votes:
-        lines.append("Votes: " + ", ".join(f"{v} for {t}" for v, t in report.votes.items()) + ".")
+        lines.append(_("Votes: %(votes)s.") % {"votes": _ballots(report.votes)})
     for player in report.dead:
         text, section = described(report.deaths[player].cause)
-        lines.append(f"{player} {text}" + (f" ({section})." if section else "."))
+        words = {"player": player, "cause": names.text(text), "section": section}
+        if section:
+            # Translators: how a player died ("attacked by the werewolves") and the rule's
+            # section of the document that makes it so.
+            lines.append(_("%(player)s %(cause)s (%(section)s).") % words)
+        else:
+            # Translators: how a player died ("attacked by the werewolves").
+            lines.append(_("%(player)s %(cause)s.") % words)
     return lines
+
+
+def _ballots(votes: Mapping[str, str | None]) -> str:
+    """Each voter and their vote ("Ann for Ben, Cat for nobody")."""
+    return names.joined(
+        [
+            # Translators: one voter and the player they voted for.
+            _("%(voter)s for %(player)s") % {"voter": v, "player": names.player(t)}
+            for v, t in votes.items()
+        ]
+    )
 
 
 def public_status(table: TableInfo) -> tuple[str, str]:
@@ -254,22 +374,40 @@ def public_status(table: TableInfo) -> tuple[str, str]:
     awaited = state.awaited
     if awaited is not None:
         return (
-            f"Waiting for {awaited.player}'s {awaited.kind.replace('_', ' ')}.",
-            "Waiting ends in",
+            awaited_phrase(awaited.player, awaited.kind, sentence=True),
+            # Translators: followed by the time left on the clock.
+            _("Waiting ends in"),
         )
     parts = []
     if state.call is not None:
-        parts.append(f"{len(state.votes)} fist{'s' if len(state.votes) != 1 else ''} shown.")
+        shown = len(state.votes)
+        parts.append(
+            ngettext("%(count)d fist shown.", "%(count)d fists shown.", shown) % {"count": shown}
+        )
     elif state.phase is not None and state.phase.kind == "day":
         votes = state.sheriff_votes if state.step == "election" else state.votes
         if votes:
-            tally = ", ".join(f"{voter} → {target}" for voter, target in sorted(votes.items()))
-            parts.append(f"Votes so far: {tally}.")
+            tally = names.joined(
+                [
+                    # Translators: a voter and whom they vote for, in the votes so far.
+                    _("%(voter)s → %(player)s") % {"voter": voter, "player": names.player(target)}
+                    for voter, target in sorted(votes.items())
+                ]
+            )
+            parts.append(_("Votes so far: %(votes)s.") % {"votes": tally})
     active = [p for p in state.living() if asked(state, p)]
     done = [p for p in active if p in (raw.get("done") or ())]
     if active:
-        parts.append(f"{len(done)} of {len(active)} players have done their part.")
-    return " ".join(parts), "This step ends in"
+        parts.append(
+            ngettext(
+                "%(done)d of %(count)d player has done their part.",
+                "%(done)d of %(count)d players have done their part.",
+                len(active),
+            )
+            % {"done": len(done), "count": len(active)}
+        )
+    # Translators: followed by the time left on the clock.
+    return " ".join(parts), _("This step ends in")
 
 
 def panel(table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
@@ -295,7 +433,8 @@ def panel(table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
 class RoleRow:
     name: str
     title: str
-    side: str
+    side: str  # the key (a style); side_title is the word shown
+    side_title: str
     count: int
     limit: int | None
     summary: str
@@ -335,21 +474,36 @@ def lobby(table: TableInfo, viewer: SeatInfo | None) -> Panel:
     steps = [s for s in table_options.STEPS if _step_applies(table.ruleset, s)]
     view = LobbyView(
         ruleset=table.ruleset,
-        ruleset_title=rules.title,
+        ruleset_title=names.text(rules.title),
         is_host=viewer is not None and viewer.is_host,
         roles=tuple(
-            RoleRow(r.name, r.title, r.side, roles.get(r.name, 0), r.limit, r.summary, r.section)
+            RoleRow(
+                r.name,
+                names.title(r),
+                r.side,
+                names.side(r.side),
+                roles.get(r.name, 0),
+                r.limit,
+                names.text(r.summary),
+                r.section,
+            )
             for r in rules.roles.values()
         ),
         total=sum(roles.values()),
         needed=players,
         chosen=bool(table.options.get("roles")),
         rules=tuple(
-            (o.name, chosen_rules.get(o.name, o.default), o.choices, o.section, o.summary)
+            (
+                o.name,
+                chosen_rules.get(o.name, o.default),
+                o.choices,
+                o.section,
+                names.text(o.summary),
+            )
             for o in rules.options
         ),
         pace=table.options.get("pace", "live"),
-        minutes=tuple((s, table_options.STEP_TITLES[s], int(minutes[s])) for s in steps),
+        minutes=tuple((s, str(table_options.STEP_TITLES[s]), int(minutes[s])) for s in steps),
         opens_with=table.options.get("opens_with", "night"),
         can_open_with_day="day" in rules.opens_with,
         oxford={k: int(table.options.get(k, 0)) for k in ("lovers", "rivals", "crossbows")},

@@ -16,6 +16,9 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from django.utils.translation import gettext as _
+
+from games.tables import language
 from games.tables.family import Change, FamilyError, NotAllowed, Note, NotNow, SeatInfo, TableInfo
 
 from . import options as table_options
@@ -42,9 +45,6 @@ from .engine import (
     start as start_game,
 )
 from .engine.forms import forms_for
-
-STEP_NAMES = {"election": "sheriff election", "speech": "discussion", "voting": "vote"}
-
 
 # --- The stored game -----------------------------------------------------------------------------
 
@@ -80,7 +80,7 @@ def _target(state: Mapping[str, Any], raw: str | None, *, nobody: bool = False) 
         return NOBODY
     name = name_of(state, int(raw)) if raw.isascii() and raw.isdigit() and len(raw) < 19 else None
     if name is None:
-        raise FamilyError("Choose a player from the list on the page.")
+        raise FamilyError(_("Choose a player from the list on the page."))
     return name
 
 
@@ -121,14 +121,24 @@ def _minutes_for(game: Game, minutes: Mapping[str, int]) -> int:
 
 
 def label(game: Game) -> str:
+    """The phase as the table's header shows it ("Night 2", "Day 1: vote")."""
     state = game.state
     if state.over:
-        return "The end"
+        return _("The end")
     assert state.phase is not None
-    text = f"{state.phase.kind.capitalize()} {state.phase.number}"
-    if state.phase.kind == "day" and state.setup.ruleset.day == "sheriff":
-        text += f": {STEP_NAMES.get(state.step, state.step)}"
-    return text
+    number = {"number": state.phase.number}
+    if state.phase.kind == "night":
+        return _("Night %(number)d") % number
+    if state.setup.ruleset.day != "sheriff":
+        return _("Day %(number)d") % number
+    if state.step == "election":
+        return _("Day %(number)d: sheriff election") % number
+    if state.step == "speech":
+        return _("Day %(number)d: discussion") % number
+    if state.step == "voting":
+        return _("Day %(number)d: vote") % number
+    # Translators: a day and the step it is at, named by the engine.
+    return _("Day %(number)d: %(step)s") % {**number, "step": state.step}
 
 
 def _change(
@@ -155,12 +165,14 @@ def _change(
     seats = raw["seats"]
     dead = frozenset(seats[p] for p in after.state.deaths if p in seats)
     fresh = after.log[len(before.log) :] if before is not None else after.log
-    notes = () if taken_back else announce(fresh, after)
+    with language.shared():  # stored once for every reader: the site's language
+        notes = () if taken_back else announce(fresh, after)
+        phase_label = label(after)
     state = after.state
     return Change(
         state=raw,
         phase="over" if state.over else f"{state.phase.kind}",
-        phase_label=label(after),
+        phase_label=phase_label,
         round=0 if state.phase is None else state.phase.number,
         deadline=deadline,
         dead=dead,
@@ -182,7 +194,7 @@ def start(table: TableInfo, rng: random.Random, now: datetime) -> Change:
         dealt = {name: entered[name] for name in names}
     else:
         roles = table_options.roles_of(table.ruleset, table.options, len(seats))
-        cards = [role for role, count in sorted(roles.items()) for _ in range(count)]
+        cards = [role for role, count in sorted(roles.items()) for _copy in range(count)]
         rng.shuffle(cards)
         dealt = dict(zip(names, cards, strict=True))
     extras: dict[str, Any] = {}
@@ -313,7 +325,7 @@ def _ready(
 ) -> tuple[dict[str, Any], Game]:
     """Done with the day's speeches (or, with ready=no, not after all)."""
     if game.state.phase is None or game.state.phase.kind != "day":
-        raise NotNow("That is for the day.")
+        raise NotNow(_("That is for the day."))
     if _one(fields, "ready") == "no":
         return {**raw, "done": [p for p in raw.get("done", []) if p != player]}, game
     return _done(raw, player), game
@@ -332,12 +344,12 @@ def _accuse(
 ) -> tuple[dict[str, Any], Game]:
     """rules/003: an execution call waits for another player to second it."""
     if not any(f.kind == "accuse" for f in forms_for(game.state, player)):
-        raise NotNow("There is no execution call to make now.")
+        raise NotNow(_("There is no execution call to make now."))
     accused = _target(raw, _one(fields, "target"))
     if accused is None or accused == player:
-        raise FamilyError("Accuse another living player.")
+        raise FamilyError(_("Accuse another living player."))
     if accused not in game.state.alive:
-        raise FamilyError(f"{accused} is dead.")
+        raise FamilyError(_("%(player)s is dead.") % {"player": accused})
     return {**raw, "accusation": {"accused": accused, "by": player}}, game
 
 
@@ -346,7 +358,7 @@ def _second(
 ) -> tuple[dict[str, Any], Game]:
     accusation = raw.get("accusation")
     if not accusation:
-        raise NotNow("There is no accusation to second.")
+        raise NotNow(_("There is no accusation to second."))
     raw = {**raw, "accusation": None}
     return _send(raw, game, Accuse(accusation["accused"], accusation["by"], player))
 
@@ -363,7 +375,7 @@ def _decide(
 ) -> tuple[dict[str, Any], Game]:
     awaited = game.state.awaited
     if awaited is None or awaited.player != player:
-        raise NotNow("Nothing waits for your decision.")
+        raise NotNow(_("Nothing waits for your decision."))
     return _send(raw, game, Decide(player, awaited.kind, _target(raw, _one(fields, "target"))))
 
 
@@ -392,7 +404,7 @@ def move(
     before = game_of(raw)
     if kind in ("advance", "smite"):
         if not seat.is_host:
-            raise NotAllowed("Only the host can do that.")
+            raise NotAllowed(_("Only the host can do that."))
         if kind == "smite":  # rules/003: Fate's smite, shown to the table (a note)
             target = _target(raw, _one(fields, "target"))
             raw, game = _send(raw, before, Smite(target or ""))
@@ -401,13 +413,13 @@ def move(
         return _change(table, raw, before, game, now)
     player = name_of(raw, seat.id)
     if player is None:
-        raise NotAllowed("You are not playing in this game.")
+        raise NotAllowed(_("You are not playing in this game."))
     handler = SEAT_MOVES.get(kind)
     if handler is None:
-        raise NotNow("That can't be done in this game.")
+        raise NotNow(_("That can't be done in this game."))
     if player not in before.state.alive and kind != "decide":
         # Not a 403: the seat is a player whose page was drawn before it died (the game moved on).
-        raise NotNow("You have died: the game goes on without you.")
+        raise NotNow(_("You have died: the game goes on without you."))
     raw, game = handler(raw, before, player, fields)
     raw, game = _advance_if_all_done(raw, game)
     change = _change(table, raw, before, game, now)
@@ -450,4 +462,6 @@ def on_deadline(table: TableInfo, now: datetime) -> Change:
 
 def cancel(table: TableInfo, now: datetime) -> Change:
     raw = dict(table.state or {})
-    return Change(state=raw, phase="cancelled", phase_label="Cancelled", finished=True)
+    with language.shared():
+        cancelled = _("Cancelled")
+    return Change(state=raw, phase="cancelled", phase_label=cancelled, finished=True)

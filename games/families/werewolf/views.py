@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.families.werewolf.family import Werewolf
@@ -17,7 +18,7 @@ def roles(request: HttpRequest, ruleset: str) -> HttpResponse:
         return render(
             request,
             "tables/message.html",
-            {"title": "No such game", "text": "There is no Werewolf game by that name."},
+            {"title": _("No such game"), "text": _("There is no Werewolf game by that name.")},
             status=404,
         )
     title, document, cards = role_cards(ruleset)

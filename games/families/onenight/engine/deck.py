@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from games.words import _, ngettext
+
 from .errors import InvalidDeckError, InvalidPlayersError, shown
 from .roles import CENTRE_POSITIONS, Role, Ruleset, role_limits
 
@@ -25,18 +27,27 @@ MAX_NAME_LENGTH = 24
 def validate_player_name(name: object) -> str:
     """Check one player's name: non-empty, not padded, short, and not a centre position."""
     if not isinstance(name, str) or not name.strip():
-        raise InvalidPlayersError("Every player needs a name that is not empty.")
+        raise InvalidPlayersError(_("Every player needs a name that is not empty."))
     if name != name.strip():
-        raise InvalidPlayersError(f"The name {shown(name)} starts or ends with a space.")
+        raise InvalidPlayersError(
+            _("The name %(name)s starts or ends with a space.") % {"name": shown(name)}
+        )
     if len(name) > MAX_NAME_LENGTH:
         raise InvalidPlayersError(
-            f"The name {shown(name)} is longer than {MAX_NAME_LENGTH} characters."
+            ngettext(
+                "The name %(name)s is longer than %(limit)d character.",
+                "The name %(name)s is longer than %(limit)d characters.",
+                MAX_NAME_LENGTH,
+            )
+            % {"name": shown(name), "limit": MAX_NAME_LENGTH}
         )
     if not name.isprintable():
-        raise InvalidPlayersError("A name cannot contain control characters.")
+        raise InvalidPlayersError(_("A name cannot contain control characters."))
     if name.lower() in CENTRE_POSITIONS:
         raise InvalidPlayersError(
-            f"{name!r} names a centre card; pick another name for that player."
+            # Translators: %(name)s is the name typed, in quotes ("left", "middle" or "right").
+            _("%(name)s names a centre card; pick another name for that player.")
+            % {"name": repr(name)}
         )
     return name
 
@@ -50,10 +61,11 @@ def validate_players(players: Sequence[str], *, strict: bool = True) -> tuple[st
     strings other than the centre positions left, middle and right.
     """
     if not isinstance(players, list | tuple):
-        raise InvalidPlayersError("The players must be a list of names.")
+        raise InvalidPlayersError(_("The players must be a list of names."))
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise InvalidPlayersError(
-            f"A game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}."
+            _("A game needs %(least)d to %(most)d players, not %(count)d.")
+            % {"least": MIN_PLAYERS, "most": MAX_PLAYERS, "count": len(players)}
         )
     seen: set[str] = set()
     for name in players:
@@ -61,13 +73,15 @@ def validate_players(players: Sequence[str], *, strict: bool = True) -> tuple[st
             validate_player_name(name)
             key = name.casefold()
         elif not isinstance(name, str) or not name:
-            raise InvalidPlayersError("Every player needs a name that is not empty.")
+            raise InvalidPlayersError(_("Every player needs a name that is not empty."))
         elif name in CENTRE_POSITIONS:
-            raise InvalidPlayersError(f"{shown(name)} names a centre card; pick another name.")
+            raise InvalidPlayersError(
+                _("%(name)s names a centre card; pick another name.") % {"name": shown(name)}
+            )
         else:
             key = name
         if key in seen:
-            raise InvalidPlayersError(f"Two players are called {shown(name)}.")
+            raise InvalidPlayersError(_("Two players are called %(name)s.") % {"name": shown(name)})
         seen.add(key)
     return tuple(players)
 
@@ -82,7 +96,18 @@ def parse_role(name: object) -> Role:
     try:
         return Role(name)  # type: ignore[arg-type]
     except ValueError:
-        raise InvalidDeckError(f"{shown(name)} is not a role of this game.") from None
+        raise InvalidDeckError(
+            _("%(name)s is not a role of this game.") % {"name": shown(name)}
+        ) from None
+
+
+def not_in_rules(role: Role, ruleset: Ruleset) -> str:
+    """Why a deck may not hold `role` ("The Doppelganger is not used in the house rules.")."""
+    if ruleset is Ruleset.HOUSE:
+        # Translators: %(role)s is a card's name.
+        return _("The %(role)s is not used in the house rules.") % {"role": role.title}
+    # Translators: %(role)s is a card's name.
+    return _("The %(role)s is not used in the official rules.") % {"role": role.title}
 
 
 def validate_deck(ruleset: Ruleset, cards: Iterable[Role], player_count: int) -> Counter[Role]:
@@ -98,19 +123,31 @@ def validate_deck(ruleset: Ruleset, cards: Iterable[Role], player_count: int) ->
     total = sum(counts.values())
     if total != expected:
         raise InvalidDeckError(
-            f"{player_count} players need {expected} cards (one each and three in the centre),"
-            f" but {total} were chosen."
+            ngettext(
+                "%(players)d players need %(cards)d cards (one each and three in the centre),"
+                " but %(total)d were chosen.",
+                "%(players)d players need %(cards)d cards (one each and three in the centre),"
+                " but %(total)d were chosen.",
+                total,
+            )
+            % {"players": player_count, "cards": expected, "total": total}
         )
     limits = role_limits(ruleset)
     for role, count in counts.items():
         limit = limits.get(role, 0)
         if limit == 0:
-            raise InvalidDeckError(f"The {role.title} is not used in the {ruleset} rules.")
+            raise InvalidDeckError(not_in_rules(role, ruleset))
         if count > limit:
-            copies = "one copy" if limit == 1 else f"{limit} copies"
-            raise InvalidDeckError(f"The deck may hold only {copies} of the {role.title}.")
+            raise InvalidDeckError(
+                ngettext(
+                    "The deck may hold only one copy of the %(role)s.",
+                    "The deck may hold only %(count)d copies of the %(role)s.",
+                    limit,
+                )
+                % {"count": limit, "role": role.title}
+            )
     if ruleset is Ruleset.OFFICIAL and counts[Role.MASON] == 1:
-        raise InvalidDeckError("The official rules use both Mason cards or neither.")
+        raise InvalidDeckError(_("The official rules use both Mason cards or neither."))
     return counts
 
 
@@ -155,10 +192,12 @@ def make_deal(
     given = set(cards)
     missing = [p for p in (*table, *CENTRE_POSITIONS) if p not in given]
     if missing:
-        raise InvalidDeckError(f"No card was dealt to {missing[0]}.")
+        raise InvalidDeckError(_("No card was dealt to %(place)s.") % {"place": missing[0]})
     extra = sorted(given - expected)
     if extra:
-        raise InvalidDeckError(f"A card was dealt to {shown(extra[0])}, who is not at the table.")
+        raise InvalidDeckError(
+            _("A card was dealt to %(name)s, who is not at the table.") % {"name": shown(extra[0])}
+        )
     roles = {p: parse_role(cards[p]) for p in (*table, *CENTRE_POSITIONS)}
     validate_deck(ruleset, roles.values(), len(table))
     return Deal(ruleset=ruleset, players=table, cards=roles)

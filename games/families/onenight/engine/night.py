@@ -17,9 +17,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from games.words import N_, _, listing
+
 from .deck import Deal
 from .errors import IllegalActionError, shown
-from .roles import CENTRE_POSITIONS, Role, Ruleset
+from .roles import CENTRE_POSITIONS, Role, Ruleset, centre_card
 
 
 class Requirement(StrEnum):
@@ -45,12 +47,22 @@ class ActionRule:
     `shapes` lists the allowed target forms; an empty target list is allowed unless
     `requirement` is MANDATORY. For the Doppelganger the first target is always the player to
     copy and the copied role's own rule applies to the rest (see `copied_action_rule`).
+    `marked` is the rule in words as marked for translation; `description` is what a player
+    reads.
     """
 
     role: Role
     requirement: Requirement
     shapes: tuple[TargetShape, ...]
-    description: str
+    marked: str
+
+    @property
+    def description(self) -> str:
+        """The rule in the reader's language."""
+        text = _(self.marked)
+        if self.marked == _COPIED_ACTS_NO_FURTHER:
+            return text % {"role": self.role.title}
+        return text
 
 
 _ONE_PLAYER = TargetShape(players=1, centre=0)
@@ -58,32 +70,34 @@ _TWO_PLAYERS = TargetShape(players=2, centre=0)
 _ONE_CENTRE = TargetShape(players=0, centre=1)
 _TWO_CENTRE = TargetShape(players=0, centre=2)
 
-_NO_ACTION = "You have nothing to do tonight: send in “no action” so the night can go on."
+_NO_ACTION = N_("You have nothing to do tonight: send in “no action” so the night can go on.")
+# Translators: %(role)s is the name of the card the Doppelganger copied.
+_COPIED_ACTS_NO_FURTHER = N_("A Doppelganger who copies the %(role)s acts no further.")
 
 _ROLE_ACTIONS: dict[Role, ActionRule] = {
     Role.SEER: ActionRule(
         Role.SEER,
         Requirement.OPTIONAL,
         (_ONE_PLAYER, _TWO_CENTRE),
-        "A seer looks at one other player or two centre cards.",
+        N_("A seer looks at one other player or two centre cards."),
     ),
     Role.ROBBER: ActionRule(
         Role.ROBBER,
         Requirement.OPTIONAL,
         (_ONE_PLAYER,),
-        "A robber swaps cards with one other player and looks at the new card.",
+        N_("A robber swaps cards with one other player and looks at the new card."),
     ),
     Role.TROUBLEMAKER: ActionRule(
         Role.TROUBLEMAKER,
         Requirement.OPTIONAL,
         (_TWO_PLAYERS,),
-        "A troublemaker swaps the cards of two other players without looking.",
+        N_("A troublemaker swaps the cards of two other players without looking."),
     ),
     Role.DRUNK: ActionRule(
         Role.DRUNK,
         Requirement.MANDATORY,
         (_ONE_CENTRE,),
-        "A drunk must swap their card with one centre card, without looking.",
+        N_("A drunk must swap their card with one centre card, without looking."),
     ),
 }
 
@@ -94,13 +108,13 @@ _LONE_WEREWOLF_RULE = ActionRule(
     Role.WEREWOLF,
     Requirement.OPTIONAL,
     (_ONE_CENTRE,),
-    "A lone werewolf may look at one centre card.",
+    N_("A lone werewolf may look at one centre card."),
 )
 _DOPPELGANGER_RULE = ActionRule(
     Role.DOPPELGANGER,
     Requirement.OPTIONAL,
     (_ONE_PLAYER,),
-    "The Doppelganger copies one other player's card first, then acts as that role.",
+    N_("The Doppelganger copies one other player's card first, then acts as that role."),
 )
 
 
@@ -134,24 +148,31 @@ def copied_action_rule(copied: Role) -> ActionRule:
     rule = _ROLE_ACTIONS.get(copied)
     if rule is not None:
         return rule
-    return ActionRule(
-        copied,
-        Requirement.NONE,
-        (),
-        f"A Doppelganger who copies the {copied.title} acts no further.",
-    )
+    return ActionRule(copied, Requirement.NONE, (), _COPIED_ACTS_NO_FURTHER)
+
+
+def _for(player: str, problem: str) -> str:
+    """A refusal naming whose action it is: "Ann: A seer looks at..." (the web app drops the
+    name on Ann's own page)."""
+    # Translators: a refused night action: the player's name, then the rule it broke. Keep
+    # "%(player)s: " at the start (a player's own page leaves it out).
+    return _("%(player)s: %(problem)s") % {"player": player, "problem": problem}
 
 
 def _check_shape(deal: Deal, actor: str, rule: ActionRule, targets: tuple[str, ...]) -> None:
     """Raise unless `targets` fits one of the rule's shapes (or is empty where that is allowed)."""
     if not targets:
         if rule.requirement is Requirement.MANDATORY:
-            raise IllegalActionError(f"{actor}: {rule.description}")
+            raise IllegalActionError(_for(actor, rule.description))
         return
     if rule.requirement is Requirement.NONE:
-        raise IllegalActionError(f"{actor}: {rule.description}")
+        raise IllegalActionError(_for(actor, rule.description))
     if len(set(targets)) != len(targets):
-        raise IllegalActionError(f"{actor}: pick different targets. {rule.description}")
+        raise IllegalActionError(
+            # Translators: keep "%(player)s: " at the start (a player's own page leaves it out).
+            _("%(player)s: pick different targets. %(rule)s")
+            % {"player": actor, "rule": rule.description}
+        )
     players = 0
     centre = 0
     for target in targets:
@@ -159,12 +180,23 @@ def _check_shape(deal: Deal, actor: str, rule: ActionRule, targets: tuple[str, .
             centre += 1
         elif target in deal.cards:
             if target == actor:
-                raise IllegalActionError(f"{actor}: you cannot target yourself. {rule.description}")
+                raise IllegalActionError(
+                    _("%(player)s: you cannot target yourself. %(rule)s")
+                    % {"player": actor, "rule": rule.description}
+                )
             players += 1
         else:
-            raise IllegalActionError(f"{actor}: {shown(target)} is not a player or a centre card.")
+            raise IllegalActionError(
+                _("%(player)s: %(target)s is not a player or a centre card.")
+                % {"player": actor, "target": shown(target)}
+            )
     if TargetShape(players, centre) not in rule.shapes:
-        raise IllegalActionError(f"{actor}: {rule.description}")
+        raise IllegalActionError(_for(actor, rule.description))
+
+
+def not_a_player(name: object) -> str:
+    """The refusal of a stranger's move ("'Zed' is not a player in this game.")."""
+    return _("%(name)s is not a player in this game.") % {"name": shown(name)}
 
 
 def validate_action(deal: Deal, player: str, targets: Sequence[str]) -> tuple[str, ...]:
@@ -173,11 +205,15 @@ def validate_action(deal: Deal, player: str, targets: Sequence[str]) -> tuple[st
     Precondition: `player` sits at the table. Raises IllegalActionError with a readable message.
     """
     if player not in deal.players:
-        raise IllegalActionError(f"{shown(player)} is not a player in this game.")
+        raise IllegalActionError(not_a_player(player))
     if not isinstance(targets, list | tuple):
-        raise IllegalActionError(f"{player}: the targets must be a list of names.")
+        raise IllegalActionError(
+            _("%(player)s: the targets must be a list of names.") % {"player": player}
+        )
     if not all(isinstance(t, str) for t in targets):
-        raise IllegalActionError(f"{player}: every target must be a name or a centre position.")
+        raise IllegalActionError(
+            _("%(player)s: every target must be a name or a centre position.") % {"player": player}
+        )
     chosen = tuple(targets)
     rule = action_rule(deal, player)
     if rule.role is not Role.DOPPELGANGER:
@@ -197,9 +233,11 @@ def validate_copy(deal: Deal, player: str, target: str) -> Role:
     The copied role's own action (a drunk's compulsory swap, say) is sent afterwards.
     """
     if player not in deal.players or deal.cards[player] is not Role.DOPPELGANGER:
-        raise IllegalActionError(f"{player}: only the Doppelganger copies another card.")
+        raise IllegalActionError(
+            _("%(player)s: only the Doppelganger copies another card.") % {"player": player}
+        )
     if not isinstance(target, str):
-        raise IllegalActionError(f"{player}: {_DOPPELGANGER_RULE.description}")
+        raise IllegalActionError(_for(player, _DOPPELGANGER_RULE.description))
     _check_shape(deal, player, _DOPPELGANGER_RULE, (target,))
     return deal.cards[target]
 
@@ -211,7 +249,7 @@ def validate_night(deal: Deal, actions: Mapping[str, Sequence[str]]) -> dict[str
     """
     for actor in actions:
         if actor not in deal.cards or actor in CENTRE_POSITIONS:
-            raise IllegalActionError(f"{shown(actor)} is not a player in this game.")
+            raise IllegalActionError(not_a_player(actor))
     return {p: validate_action(deal, p, actions.get(p, ())) for p in deal.players}
 
 
@@ -253,14 +291,12 @@ class NightResult:
         return card
 
 
-def _names(players: Sequence[str]) -> str:
-    if len(players) <= 1:
-        return "".join(players)
-    return ", ".join(players[:-1]) + " and " + players[-1]
-
-
-def _where(position: str) -> str:
-    return f"the {position} centre card" if position in CENTRE_POSITIONS else f"{position}'s card"
+def where(position: str) -> str:
+    """ "the left centre card" or "Ann's card", in the reader's language."""
+    if position in CENTRE_POSITIONS:
+        return centre_card(position)
+    # Translators: a player's card, by the player's name.
+    return _("%(player)s's card") % {"player": position}
 
 
 class _Night:
@@ -305,18 +341,46 @@ class _Night:
     def seer(self, order: int, actor: str, targets: tuple[str, ...]) -> None:
         if not targets:
             self.note(
-                order, Role.SEER, [actor], lambda: f"{actor} (seer) chose not to look at any card."
+                order,
+                Role.SEER,
+                [actor],
+                lambda: _("%(actor)s (seer) chose not to look at any card.") % {"actor": actor},
             )
             return
         for target in targets:
             self.seen[actor][target] = self.cards[target]
-        shown = " and ".join(f"{_where(t)} ({self.cards[t].title})" for t in targets)
-        self.note(order, Role.SEER, [actor], lambda: f"{actor} (seer) looked at {shown}.")
+        self.note(order, Role.SEER, [actor], lambda: self._seer_looked(actor, targets))
+
+    def _seer_looked(self, actor: str, targets: tuple[str, ...]) -> str:
+        first = targets[0]
+        if len(targets) == 1:
+            # Translators: %(card)s is "Ann's card" or "the left centre card"; %(role)s what it is.
+            return _("%(actor)s (seer) looked at %(card)s (%(role)s).") % {
+                "actor": actor,
+                "card": where(first),
+                "role": self.cards[first].title,
+            }
+        second = targets[1]
+        # Translators: %(first)s and %(second)s are "the left centre card" and the like;
+        # %(first_role)s and %(second_role)s the cards they turned out to be.
+        return _(
+            "%(actor)s (seer) looked at %(first)s (%(first_role)s)"
+            " and %(second)s (%(second_role)s)."
+        ) % {
+            "actor": actor,
+            "first": where(first),
+            "first_role": self.cards[first].title,
+            "second": where(second),
+            "second_role": self.cards[second].title,
+        }
 
     def robber(self, order: int, actor: str, targets: tuple[str, ...]) -> None:
         if not targets:
             self.note(
-                order, Role.ROBBER, [actor], lambda: f"{actor} (robber) chose not to rob anyone."
+                order,
+                Role.ROBBER,
+                [actor],
+                lambda: _("%(actor)s (robber) chose not to rob anyone.") % {"actor": actor},
             )
             return
         (victim,) = targets
@@ -327,15 +391,26 @@ class _Night:
             Role.ROBBER,
             [actor],
             lambda: (
-                f"{actor} (robber) took {victim}'s card and became the {self.cards[actor].title};"
-                f" {victim} got the {self.cards[victim].title}."
+                _(
+                    "%(actor)s (robber) took %(victim)s's card and became the %(role)s;"
+                    " %(victim)s got the %(victim_role)s."
+                )
+                % {
+                    "actor": actor,
+                    "victim": victim,
+                    "role": self.cards[actor].title,
+                    "victim_role": self.cards[victim].title,
+                }
             ),
         )
 
     def troublemaker(self, order: int, actor: str, targets: tuple[str, ...]) -> None:
         if not targets:
             self.note(
-                order, Role.TROUBLEMAKER, [actor], lambda: f"{actor} (troublemaker) swapped nobody."
+                order,
+                Role.TROUBLEMAKER,
+                [actor],
+                lambda: _("%(actor)s (troublemaker) swapped nobody.") % {"actor": actor},
             )
             return
         a, b = targets
@@ -345,8 +420,17 @@ class _Night:
             Role.TROUBLEMAKER,
             [actor],
             lambda: (
-                f"{actor} (troublemaker) swapped the cards of {a} and {b}: {a} now holds the"
-                f" {self.cards[a].title}, {b} the {self.cards[b].title}."
+                _(
+                    "%(actor)s (troublemaker) swapped the cards of %(a)s and %(b)s: %(a)s now"
+                    " holds the %(a_role)s, %(b)s the %(b_role)s."
+                )
+                % {
+                    "actor": actor,
+                    "a": a,
+                    "b": b,
+                    "a_role": self.cards[a].title,
+                    "b_role": self.cards[b].title,
+                }
             ),
         )
 
@@ -358,20 +442,27 @@ class _Night:
             Role.DRUNK,
             [actor],
             lambda: (
-                f"{actor} (drunk) swapped with the {position} centre card without looking and"
-                f" became the {self.cards[actor].title}."
+                # Translators: %(card)s is "the left centre card" or the like.
+                _(
+                    "%(actor)s (drunk) swapped with %(card)s without looking"
+                    " and became the %(role)s."
+                )
+                % {"actor": actor, "card": centre_card(position), "role": self.cards[actor].title}
             ),
         )
 
     def insomniac(self, order: int, actor: str) -> None:
         card = self.cards[actor]
         self.seen[actor][actor] = card
-        still = "still" if card is Role.INSOMNIAC else "now"
+        if card is Role.INSOMNIAC:
+            text = N_("%(actor)s (insomniac) checked and is still the %(role)s.")
+        else:
+            text = N_("%(actor)s (insomniac) checked and is now the %(role)s.")
         self.note(
             order,
             Role.INSOMNIAC,
             [actor],
-            lambda: f"{actor} (insomniac) checked and is {still} the {card.title}.",
+            lambda: _(text) % {"actor": actor, "role": card.title},
         )
 
     def doppelganger_copy(self, order: int) -> None:
@@ -385,7 +476,7 @@ class _Night:
                 order,
                 Role.DOPPELGANGER,
                 [actor],
-                lambda: f"{actor} (Doppelganger) chose not to copy anyone.",
+                lambda: _("%(actor)s (Doppelganger) chose not to copy anyone.") % {"actor": actor},
             )
             return
         model, rest = targets[0], targets[1:]
@@ -396,7 +487,8 @@ class _Night:
             Role.DOPPELGANGER,
             [actor],
             lambda: (
-                f"{actor} (Doppelganger) looked at {model}'s card and became a {self.copied.title}."
+                _("%(actor)s (Doppelganger) looked at %(model)s's card and became a %(role)s.")
+                % {"actor": actor, "model": model, "role": self.copied.title}
             ),
         )
         act = {
@@ -420,7 +512,7 @@ class _Night:
                 order,
                 Role.WEREWOLF,
                 wolves,
-                lambda: f"The werewolves {_names(wolves)} saw each other.",
+                lambda: _("The werewolves %(names)s saw each other.") % {"names": listing(wolves)},
             )
         for wolf in wolves:
             if not is_lone_werewolf(self.deal, wolf):
@@ -430,14 +522,25 @@ class _Night:
                 (position,) = peek
                 card = self.cards[position]
                 self.seen[wolf][position] = card
-                text = f"{wolf}, the lone werewolf, looked at the {position} centre card"
-                self.note(order, Role.WEREWOLF, [wolf], lambda: f"{text} ({card.title}).")  # noqa: B023
+                self.note(
+                    order,
+                    Role.WEREWOLF,
+                    [wolf],
+                    lambda: (
+                        # Translators: %(card)s is "the left centre card" or the like.
+                        _("%(wolf)s, the lone werewolf, looked at %(card)s (%(role)s).")
+                        % {"wolf": wolf, "card": centre_card(position), "role": card.title}  # noqa: B023
+                    ),
+                )
             else:
                 self.note(
                     order,
                     Role.WEREWOLF,
                     [wolf],
-                    lambda: f"{wolf}, the lone werewolf, did not look at the centre.",  # noqa: B023
+                    lambda: (
+                        _("%(wolf)s, the lone werewolf, did not look at the centre.")
+                        % {"wolf": wolf}  # noqa: B023
+                    ),
                 )
 
     def minion(self, order: int) -> None:
@@ -445,11 +548,16 @@ class _Night:
         for minion in self.woke_as(Role.MINION):
             for wolf in wolves:
                 self.seen[minion][wolf] = Role.WEREWOLF
-            if wolves:
-                text = f"{minion} (minion) saw the werewolves: {_names(wolves)}."
-            else:
-                text = f"{minion} (minion) found that no player is a werewolf."
-            self.note(order, Role.MINION, [minion], lambda: text)  # noqa: B023
+            self.note(order, Role.MINION, [minion], lambda: self._minion_saw(minion, wolves))  # noqa: B023
+
+    @staticmethod
+    def _minion_saw(minion: str, wolves: list[str]) -> str:
+        if wolves:
+            return _("%(minion)s (minion) saw the werewolves: %(names)s.") % {
+                "minion": minion,
+                "names": listing(wolves),
+            }
+        return _("%(minion)s (minion) found that no player is a werewolf.") % {"minion": minion}
 
     def masons(self, order: int) -> None:
         masons = self.woke_as(Role.MASON)
@@ -459,10 +567,18 @@ class _Night:
                     self.seen[mason][other] = Role.MASON
         if len(masons) > 1:
             self.note(
-                order, Role.MASON, masons, lambda: f"The masons {_names(masons)} saw each other."
+                order,
+                Role.MASON,
+                masons,
+                lambda: _("The masons %(names)s saw each other.") % {"names": listing(masons)},
             )
         elif masons:
-            self.note(order, Role.MASON, masons, lambda: f"{masons[0]} was the only mason.")
+            self.note(
+                order,
+                Role.MASON,
+                masons,
+                lambda: _("%(mason)s was the only mason.") % {"mason": masons[0]},
+            )
 
     def each_dealt(self, order: int, role: Role, act) -> None:
         for player in self.deal.players_dealt(role):

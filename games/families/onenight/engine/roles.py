@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from games.words import N_, _
+
 
 class Ruleset(StrEnum):
     """Which rule document the engine applies."""
@@ -42,8 +44,10 @@ class Role(StrEnum):
 
     @property
     def title(self) -> str:  # type: ignore[override]
-        """The name as a player reads it ("Doppelganger", "Werewolf")."""
-        return self.value.capitalize()
+        """The name as a player reads it ("Doppelganger", "Werewolf"), in the reader's language.
+
+        The scenario runner never shows it: it prints `value`, the format's own word."""
+        return _(ROLE_TITLES[self])
 
     @property
     def team(self) -> Team:
@@ -65,6 +69,37 @@ class CentrePosition(StrEnum):
 
 
 CENTRE_POSITIONS: tuple[str, ...] = tuple(p.value for p in CentrePosition)
+
+# The cards' names as players read them (marked here, translated where shown: Role.title).
+ROLE_TITLES: dict[Role, str] = {
+    # Translators: the names of the game's cards (One Night Ultimate Werewolf).
+    Role.DOPPELGANGER: N_("Doppelganger"),
+    Role.WEREWOLF: N_("Werewolf"),
+    Role.MINION: N_("Minion"),
+    Role.MASON: N_("Mason"),
+    Role.SEER: N_("Seer"),
+    Role.ROBBER: N_("Robber"),
+    Role.TROUBLEMAKER: N_("Troublemaker"),
+    Role.DRUNK: N_("Drunk"),
+    Role.INSOMNIAC: N_("Insomniac"),
+    Role.HUNTER: N_("Hunter"),
+    Role.VILLAGER: N_("Villager"),
+    Role.TANNER: N_("Tanner"),
+}
+
+# A centre card as a sentence names it ("You looked at the left centre card").
+CENTRE_CARDS: dict[str, str] = {
+    # Translators: the three cards face down in the middle of the table, by their place.
+    "left": N_("the left centre card"),
+    "middle": N_("the middle centre card"),
+    "right": N_("the right centre card"),
+}
+
+
+def centre_card(position: str) -> str:
+    """ "the left centre card", in the reader's language."""
+    return _(CENTRE_CARDS[position])
+
 
 ROLE_TEAMS: dict[Role, Team] = {
     Role.DOPPELGANGER: Team.TOWN,

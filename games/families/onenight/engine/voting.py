@@ -19,21 +19,26 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from games.words import _, listing, ngettext
+
 from .errors import IllegalVoteError, shown
-from .night import NightResult
+from .night import NightResult, not_a_player
 from .roles import Role, Ruleset, Team, team_of
 
 
 def validate_vote(players: tuple[str, ...], voter: str, choice: object) -> str:
     """Check one vote: `voter` sits at the table and votes for another player there."""
     if voter not in players:
-        raise IllegalVoteError(f"{shown(voter)} is not a player in this game.")
+        raise IllegalVoteError(not_a_player(voter))
     if not isinstance(choice, str):
-        raise IllegalVoteError(f"{voter}: a vote names one other player.")
+        raise IllegalVoteError(_("%(voter)s: a vote names one other player.") % {"voter": voter})
     if choice == voter:
-        raise IllegalVoteError(f"{voter}: you cannot vote for yourself.")
+        raise IllegalVoteError(_("%(voter)s: you cannot vote for yourself.") % {"voter": voter})
     if choice not in players:
-        raise IllegalVoteError(f"{voter}: {shown(choice)} is not a player in this game.")
+        raise IllegalVoteError(
+            _("%(voter)s: %(choice)s is not a player in this game.")
+            % {"voter": voter, "choice": shown(choice)}
+        )
     return choice
 
 
@@ -45,14 +50,16 @@ def validate_votes(
     Every player needs an entry: leaving one out is a mistake, not an abstention.
     """
     if not isinstance(votes, Mapping):
-        raise IllegalVoteError("The votes must map every player to the player they vote for.")
+        raise IllegalVoteError(_("The votes must map every player to the player they vote for."))
     for voter in votes:
         if voter not in players:
-            raise IllegalVoteError(f"{shown(voter)} is not a player in this game.")
+            raise IllegalVoteError(not_a_player(voter))
     checked: dict[str, str | None] = {}
     for voter in players:
         if voter not in votes:
-            raise IllegalVoteError(f"{voter} has no vote entry (use null for no vote).")
+            raise IllegalVoteError(
+                _("%(voter)s has no vote entry (use null for no vote).") % {"voter": voter}
+            )
         choice = votes[voter]
         checked[voter] = None if choice is None else validate_vote(players, voter, choice)
     return checked
@@ -90,6 +97,14 @@ def _tanner_cannot_break_tie(night: NightResult, votes: Mapping[str, str | None]
     return max(without.values(), default=0) <= 1
 
 
+def _both(names: tuple[str, ...] | list[str]) -> str:
+    """The dead as the reasons name them: "Ann and Ben", "Ann and Ben and Cat"."""
+    text = names[0]
+    for name in names[1:]:
+        text = listing([text, name])
+    return text
+
+
 def tally_votes(night: NightResult, votes: Mapping[str, str | None]) -> VoteResult:
     """Count the votes and apply the tie, Tanner and Hunter rules to find the dead."""
     players = night.deal.players
@@ -98,19 +113,21 @@ def tally_votes(night: NightResult, votes: Mapping[str, str | None]) -> VoteResu
     top = max(counts.values(), default=0)
     if top <= 1:
         lynched: tuple[str, ...] = ()
-        reason = "Nobody had more than one vote, so nobody was lynched."
+        reason = _("Nobody had more than one vote, so nobody was lynched.")
     elif _tanner_cannot_break_tie(night, checked):
         lynched = ()
-        reason = (
+        reason = _(
             "No werewolf was at the table and only the Tanner's vote broke the tie,"
             " which the house rules do not allow: nobody was lynched."
         )
     else:
         lynched = tuple(p for p in players if counts[p] == top)
-        reason = (
-            f"{' and '.join(lynched)} had the most votes ({top}) and"
-            f" {'was' if len(lynched) == 1 else 'were'} lynched."
-        )
+        # Translators: %(names)s are the players lynched, %(count)d the votes each had.
+        reason = ngettext(
+            "%(names)s had the most votes (%(count)d) and was lynched.",
+            "%(names)s had the most votes (%(count)d) and were lynched.",
+            len(lynched),
+        ) % {"names": _both(lynched), "count": top}
     dead = set(lynched)
     hunted: list[str] = []
     queue = list(lynched)
@@ -122,7 +139,9 @@ def tally_votes(night: NightResult, votes: Mapping[str, str | None]) -> VoteResu
             hunted.append(target)
             queue.append(target)
     if hunted:
-        reason += f" The hunter's shot took {' and '.join(hunted)} too."
+        # Translators: follows the sentence on who was lynched; %(names)s who the shot killed.
+        shot = _("The hunter's shot took %(names)s too.") % {"names": _both(hunted)}
+        reason = f"{reason} {shot}"
     return VoteResult(
         votes=checked,
         counts=dict(counts),
@@ -159,38 +178,40 @@ def decide_outcome(night: NightResult, dead: tuple[str, ...]) -> Outcome:
     if house and not wolves and minions:
         # rules/000 s6c (house): with no werewolf at dawn the minion counts as one.
         wolves = minions
-        reasons.append("No player ended the night as a werewolf, so the minion counted as one.")
+        reasons.append(_("No player ended the night as a werewolf, so the minion counted as one."))
 
     if wolves:
         if died & set(wolves):
             won.add(Team.TOWN)
-            reasons.append("A werewolf died, so the town won.")
+            reasons.append(_("A werewolf died, so the town won."))
         elif tanner_died:
-            reasons.append("The Tanner died, so the werewolf team lost.")
+            reasons.append(_("The Tanner died, so the werewolf team lost."))
         else:
             won.add(Team.WEREWOLF)
-            reasons.append("No werewolf died, so the werewolf team won.")
+            reasons.append(_("No werewolf died, so the werewolf team won."))
     else:
         if not died:
             won.add(Team.TOWN)
-            reasons.append("No player was a werewolf and nobody died, so the town won.")
+            reasons.append(_("No player was a werewolf and nobody died, so the town won."))
         else:
-            reasons.append("No player was a werewolf, yet someone died, so the town lost.")
+            reasons.append(_("No player was a werewolf, yet someone died, so the town lost."))
         if not house and minions:
             # rules/002 s6: with no werewolf, the minion wins if another player dies while the
             # minion and the Tanner survive.
             minion_alive = not died & set(minions)
             if died - set(minions) and minion_alive and not tanner_died:
                 won.add(Team.WEREWOLF)
-                reasons.append("The minion survived while another player died, so the minion won.")
+                reasons.append(
+                    _("The minion survived while another player died, so the minion won.")
+                )
     if tanner_died:
         won.add(Team.TANNER)
-        reasons.insert(0, "The Tanner died and won.")
+        reasons.insert(0, _("The Tanner died and won."))
 
     # Each Tanner wins only by their own death (a Doppelganger-tanner is a second, separate one).
     winners = tuple(
         p for p in players if team[p] in won and (team[p] is not Team.TANNER or p in died)
     )
     if not won:
-        reasons.append("Nobody won.")
+        reasons.append(_("Nobody won."))
     return Outcome(teams=frozenset(won), winners=winners, reason=" ".join(reasons))

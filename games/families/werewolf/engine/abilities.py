@@ -14,10 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
+from games.words import _
+
 from .events import AbilityUsed, Charmed, DayEnded, IdiotRevealed, Step
 from .ledger import Act, Ledger
 from .roles import Ability, Timing
-from .state import State
+from .state import State, refusal
 
 Deaths = list[tuple[str, str, str | None]]  # (who, cause, by)
 
@@ -85,7 +87,10 @@ def has_now(state: State, player: str, ability: Ability) -> bool:
 def _not_last_nights_target(state: State, player: str, ability: Ability, target: str) -> str | None:
     """001: the protector may not protect the same player on consecutive nights."""
     if state.last_night_target(player, ability.key) == target:
-        return f"protected {target} the night before"
+        # Translators: a refusal. %(phase)s is "night 2", %(player)s "Ann (protector)" (the
+        # role's key), %(section)s the rule's section in the rule document, e.g. "001".
+        message = _("%(phase)s: %(player)s protected %(target)s the night before (%(section)s).")
+        return refusal(state, player, message, target=target, section=ability.section)
     return None
 
 
@@ -97,9 +102,14 @@ def _wolfsbane_self(state: State, player: str, ability: Ability, target: str) ->
     kind = state.setup.roles[player].name
     lone = sum(1 for p in state.alive if state.setup.roles[p].name == kind) == 1
     if not lone:
-        return "cannot protect themselves while another wolfsbane lives"
+        message = _(
+            "%(phase)s: %(player)s cannot protect themselves while another wolfsbane lives "
+            "(%(section)s)."
+        )
+        return refusal(state, player, message, section=ability.section)
     if state.last_night_target(player, ability.key) == player:
-        return "protected themselves the night before"
+        message = _("%(phase)s: %(player)s protected themselves the night before (%(section)s).")
+        return refusal(state, player, message, section=ability.section)
     return None
 
 
@@ -109,7 +119,8 @@ def _guardian_repeat(state: State, player: str, ability: Ability, target: str) -
     if state.option("guardian_repeat"):
         return None
     if state.last_night_target(player, ability.key) == target:
-        return f"guarded {target} the night before"
+        message = _("%(phase)s: %(player)s guarded %(target)s the night before (%(section)s).")
+        return refusal(state, player, message, target=target, section=ability.section)
     return None
 
 
@@ -120,9 +131,15 @@ def _witch_self_save(state: State, player: str, ability: Ability, target: str) -
         return None
     assert state.phase is not None
     if state.phase.number != 1:
-        return "cannot save herself after the first night"
+        message = _(
+            "%(phase)s: %(player)s cannot save herself after the first night (%(section)s)."
+        )
+        return refusal(state, player, message, section=ability.section)
     if not state.option("witch_self_save_first_night"):
-        return "cannot save herself (this table's house rule)"
+        message = _(
+            "%(phase)s: %(player)s cannot save herself (this table's house rule) (%(section)s)."
+        )
+        return refusal(state, player, message, section=ability.section)
     return None
 
 

@@ -19,6 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from games.words import _
+
 from .abilities import ON_ELIMINATION
 from .deaths import check_win, kill
 from .errors import IllegalMoveError, OutOfTurnError
@@ -37,31 +39,38 @@ from .events import (
 )
 from .roles import Timing
 from .setup import NOBODY
-from .state import Awaited, State
+from .state import Awaited, State, who
 
 SHERIFF_WEIGHT = 1.5  # 004 III: "sheriff has 1.5 vote power"
 
 
-def who(state: State, player: str) -> str:
-    """A player as messages name them: "Ann (seer)"."""
-    return f"{player} ({state.setup.roles[player].name})"
+def _phase(state: State) -> str:
+    """The current phase as messages name it ("day 2")."""
+    assert state.phase is not None
+    return state.phase.shown
 
 
 def _living_target(state: State, voter: str, target: object, *, nobody: bool) -> str:
     if nobody and target == NOBODY:
         return NOBODY
     if not isinstance(target, str) or target not in state.setup.roles:
-        raise IllegalMoveError(f"{state.phase}: {voter} voted for {target!r}, who is not a player.")
+        message = _("%(phase)s: %(voter)s voted for %(target)s, who is not a player.")
+        raise IllegalMoveError(
+            message % {"phase": _phase(state), "voter": voter, "target": repr(target)}
+        )
     if target not in state.alive:
-        raise IllegalMoveError(f"{state.phase}: {voter} voted for {target}, who is dead.")
+        message = _("%(phase)s: %(voter)s voted for %(target)s, who is dead.")
+        raise IllegalMoveError(message % {"phase": _phase(state), "voter": voter, "target": target})
     return target
 
 
 def _check_voter(state: State, voter: str) -> None:
     if voter not in state.setup.roles:
-        raise IllegalMoveError(f"{state.phase}: {voter!r} is not a player.")
+        message = _("%(phase)s: %(player)s is not a player.")
+        raise IllegalMoveError(message % {"phase": _phase(state), "player": repr(voter)})
     if voter not in state.alive:
-        raise IllegalMoveError(f"{state.phase}: {voter} is dead and cannot vote.")
+        message = _("%(phase)s: %(voter)s is dead and cannot vote.")
+        raise IllegalMoveError(message % {"phase": _phase(state), "voter": voter})
 
 
 def _count(state: State, weight: Callable[[str], float]) -> Counter[str]:
@@ -103,7 +112,7 @@ def _forum_advance(step: Step, at_deadline: bool) -> None:
     eliminates at the end of the day; otherwise nobody is eliminated."""
     state = step.state
     tally = _count(state, lambda voter: 1)
-    leader, _ = _strict_leader(tally)
+    leader, _tied = _strict_leader(tally)
     eliminated = None if leader == NOBODY else leader
     step.emit(VotesCounted(MappingProxyType(dict(tally)), eliminated))
     if eliminated is not None:
@@ -119,29 +128,31 @@ def _oxford_accuse(step: Step, accused: str, by: str, second: str) -> None:
     living players (FORMAT)."""
     state = step.state
     if state.call is not None:
-        raise OutOfTurnError(
-            f"{state.phase}: the call on {state.call.accused} is still being voted on."
-        )
+        message = _("%(phase)s: the call on %(accused)s is still being voted on.")
+        raise OutOfTurnError(message % {"phase": _phase(state), "accused": state.call.accused})
     names = (accused, by, second)
     for name in names:
         if name not in state.setup.roles:
-            raise IllegalMoveError(f"{state.phase}: {name!r} in an execution call is not a player.")
+            message = _("%(phase)s: %(player)s in an execution call is not a player.")
+            raise IllegalMoveError(message % {"phase": _phase(state), "player": repr(name)})
         if name not in state.alive:
-            raise IllegalMoveError(
-                f"{state.phase}: {name} is dead and cannot take part in an execution call."
-            )
+            message = _("%(phase)s: %(player)s is dead and cannot take part in an execution call.")
+            raise IllegalMoveError(message % {"phase": _phase(state), "player": name})
     if len(set(names)) != 3:
-        raise IllegalMoveError(
-            f"{state.phase}: the accused, the caller and the seconder must be three different "
-            f"players ({accused}, {by}, {second}) (003 The Local Justice System)."
+        message = _(
+            "%(phase)s: the accused, the caller and the seconder must be three different "
+            "players (%(accused)s, %(caller)s, %(seconder)s) (003 The Local Justice System)."
         )
+        values = {"phase": _phase(state), "accused": accused, "caller": by, "seconder": second}
+        raise IllegalMoveError(message % values)
     step.emit(CallOpened(accused, by, second))
 
 
 def _oxford_call_vote(step: Step, voter: str, yes: bool) -> None:
     state = step.state
     if state.call is None:
-        raise OutOfTurnError(f"{state.phase}: there is no execution call to vote on.")
+        message = _("%(phase)s: there is no execution call to vote on.")
+        raise OutOfTurnError(message % {"phase": _phase(state)})
     _check_voter(state, voter)
     step.emit(CallVoted(voter, yes))
 
@@ -178,9 +189,8 @@ def _classic_sheriff_vote(step: Step, voter: str, candidate: str | None) -> None
     (themselves included), one vote each."""
     state = step.state
     if state.step != "election":
-        raise OutOfTurnError(
-            f"{state.phase}: the sheriff is elected on day 1 only, before the speeches."
-        )
+        message = _("%(phase)s: the sheriff is elected on day 1 only, before the speeches.")
+        raise OutOfTurnError(message % {"phase": _phase(state)})
     _check_voter(state, voter)
     if candidate is not None:
         candidate = _living_target(state, voter, candidate, nobody=False)
@@ -192,15 +202,16 @@ def _classic_vote(step: Step, voter: str, target: str | None) -> None:
     a living player (themselves included); no vote is an abstention."""
     state = step.state
     if state.day_over:
-        raise OutOfTurnError(f"{state.phase}: {voter} voted after the day ended.")
+        message = _("%(phase)s: %(voter)s voted after the day ended.")
+        raise OutOfTurnError(message % {"phase": _phase(state), "voter": voter})
     if state.step != "voting":
-        raise OutOfTurnError(f"{state.phase}: {voter} voted before the vote was opened.")
+        message = _("%(phase)s: %(voter)s voted before the vote was opened.")
+        raise OutOfTurnError(message % {"phase": _phase(state), "voter": voter})
     _check_voter(state, voter)
     if voter in state.revealed_idiots:
-        raise IllegalMoveError(
-            f"{state.phase}: {who(state, voter)} was revealed and has no vote any more "
-            "(004 II Idiot)."
-        )
+        # Translators: %(player)s is "Ann (idiot)": the player and their role's key word.
+        message = _("%(phase)s: %(player)s was revealed and has no vote any more (004 II Idiot).")
+        raise IllegalMoveError(message % {"phase": _phase(state), "player": who(state, voter)})
     if target is not None:
         target = _living_target(state, voter, target, nobody=False)
     step.emit(Voted(voter, target))
@@ -214,10 +225,11 @@ def _sheriff_weight(state: State) -> Callable[[str], float]:
 def _classic_advance(step: Step, at_deadline: bool) -> None:
     state = step.state
     if state.day_over:
-        raise OutOfTurnError(f"{state.phase}: the day has already ended.")
+        message = _("%(phase)s: the day has already ended.")
+        raise OutOfTurnError(message % {"phase": _phase(state)})
     if state.step == "election":
         tally = Counter(state.sheriff_votes.values())
-        leader, _ = _strict_leader(tally)
+        leader, _tied = _strict_leader(tally)
         step.emit(SheriffElected(leader, MappingProxyType(dict(tally))))
         step.emit(StepBegan("speech"))
         return

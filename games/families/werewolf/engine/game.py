@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
+from games.words import N_, _
+
 from .abilities import DAY, has_now
-from .day import DAY_RULES, classic_tie_break, who
+from .day import DAY_RULES, classic_tie_break
 from .deaths import check_win, decide, kill
 from .errors import IllegalMoveError, OutOfTurnError, RuleError
 from .events import ActionChosen, Decided, Event, MoveMade, PhaseBegan, PhaseClosing, Step, replay
@@ -32,7 +34,7 @@ from .moves import (
 from .night import close_night
 from .roles import Targets, Timing
 from .setup import Setup
-from .state import Phase, State
+from .state import Phase, State, refusal
 
 
 class Game:
@@ -84,7 +86,9 @@ def apply(game: Game, move: Move) -> Game:
     """The game after `move`. Raises RuleError, changing nothing, if the rules refuse it."""
     state = game.state
     if state.over:
-        raise OutOfTurnError(f"The game is over: {_described(move)} came after the end.")
+        # Translators: %(move)s is the kind of move, a word of the program ("Vote", "Advance").
+        message = _("The game is over: %(move)s came after the end.")
+        raise OutOfTurnError(message % {"move": _described(move)})
     step = Step(state)
     step.emit(MoveMade(move))
     handler = _HANDLERS.get(type(move))
@@ -137,29 +141,114 @@ def _move_on(step: Step) -> None:
         _begin(step, next_phase(state))
 
 
-def _require(state: State, kind: str, what: str) -> None:
+# What a move refused out of turn says, by what the move is (whole sentences, for translation).
+_MUST_WAIT = {
+    "night_action": N_(
+        # Translators: %(phase)s is "night 2" or "day 1"; %(player)s's %(decision)s is the
+        # decision the game waits for ("Ann's shoot", "Ann's badge", "Ann's tie break").
+        "%(phase)s: a night action must wait: the game waits for %(player)s's %(decision)s."
+    ),
+    "day_vote": N_(
+        # Translators: as in "day 1: day vote must wait: the game waits for Ann's shoot."
+        "%(phase)s: day vote must wait: the game waits for %(player)s's %(decision)s."
+    ),
+    "sheriff_election": N_(
+        # Translators: as in "day 1: sheriff election must wait: the game waits for Ann's shoot."
+        "%(phase)s: sheriff election must wait: the game waits for %(player)s's %(decision)s."
+    ),
+    "ability": N_(
+        # Translators: %(ability)s is the ability's key word, quoted ('duel'): not translated.
+        "%(phase)s: %(ability)s must wait: the game waits for %(player)s's %(decision)s."
+    ),
+    "smite": N_(
+        # Translators: as in "day 1: a smite must wait: the game waits for Ann's shoot."
+        "%(phase)s: a smite must wait: the game waits for %(player)s's %(decision)s."
+    ),
+    "execution_calls": N_(
+        # Translators: as in "day 1: execution calls must wait: the game waits for Ann's shoot."
+        "%(phase)s: execution calls must wait: the game waits for %(player)s's %(decision)s."
+    ),
+    "moving_on": N_(
+        # Translators: as in "day 1: moving on must wait: the game waits for Ann's badge."
+        "%(phase)s: moving on must wait: the game waits for %(player)s's %(decision)s."
+    ),
+}
+_ONLY_BY = {
+    # Translators: %(phase)s is "night 2" or "day 1".
+    "night_action": N_("%(phase)s: a night action is only possible by night."),
+    # Translators: %(phase)s is "night 2" or "day 1".
+    "day_vote": N_("%(phase)s: day vote is only possible by day."),
+    # Translators: %(phase)s is "night 2" or "day 1".
+    "sheriff_election": N_("%(phase)s: sheriff election is only possible by day."),
+    # Translators: %(ability)s is the ability's key word, quoted ('duel'): not translated.
+    "ability": N_("%(phase)s: %(ability)s is only possible by day."),
+    # Translators: %(phase)s is "night 2" or "day 1".
+    "smite": N_("%(phase)s: a smite is only possible by day."),
+    # Translators: %(phase)s is "night 2" or "day 1".
+    "execution_calls": N_("%(phase)s: execution calls is only possible by day."),
+}
+_HAS_NO = {
+    # Translators: %(ruleset)s is the ruleset's key word ("forum", "oxford", "classic").
+    "day_vote": N_("%(phase)s: the %(ruleset)s game has no day vote."),
+    # Translators: %(ruleset)s is the ruleset's key word ("forum", "oxford", "classic").
+    "sheriff_election": N_("%(phase)s: the %(ruleset)s game has no sheriff election."),
+    # Translators: %(ruleset)s is the ruleset's key word ("forum", "oxford", "classic").
+    "execution_calls": N_("%(phase)s: the %(ruleset)s game has no execution calls."),
+}
+# The decisions the game waits for (`Awaited.kind`), as the messages above name them.
+_DECISIONS = {
+    # Translators: the decision a dead hunter or werewolf king makes: their shot.
+    "shoot": N_("shoot"),
+    # Translators: the sheriff's badge, which a dying sheriff hands on.
+    "badge": N_("badge"),
+    # Translators: the sheriff's decision between tied players.
+    "tie_break": N_("tie break"),
+}
+
+
+def _decision(kind: str) -> str:
+    """An awaited decision's kind in words."""
+    return _(_DECISIONS[kind]) if kind in _DECISIONS else kind.replace("_", " ")
+
+
+def _require(state: State, kind: str, what: str, ability: str = "") -> None:
+    """Refuse a move `what` (a key of `_MUST_WAIT`) while a decision is awaited, or outside
+    the phases of `kind`."""
     assert state.phase is not None
     if state.pending:
         awaited = state.awaited
         assert awaited is not None
         raise OutOfTurnError(
-            f"{state.phase}: {what} must wait: the game waits for {awaited.player}'s "
-            f"{awaited.kind.replace('_', ' ')}."
+            _(_MUST_WAIT[what])
+            % {
+                "phase": state.phase.shown,
+                "player": awaited.player,
+                "decision": _decision(awaited.kind),
+                "ability": ability,
+            }
         )
     if state.phase.kind != kind:
-        raise OutOfTurnError(f"{state.phase}: {what} is only possible by {kind}.")
+        raise OutOfTurnError(_(_ONLY_BY[what]) % {"phase": state.phase.shown, "ability": ability})
 
 
-def _refuse(state: State, player: str, problem: str, section: str = "") -> IllegalMoveError:
-    where = f" ({section})" if section else ""
-    return IllegalMoveError(f"{state.phase}: {who(state, player)} {problem}{where}.")
+def _refuse(state: State, player: str, message: str, **values: object) -> IllegalMoveError:
+    """A refusal of `player`'s move: `message` has `%(phase)s` and `%(player)s` (see
+    `state.refusal`)."""
+    return IllegalMoveError(refusal(state, player, message, **values))
 
 
 def _check_player(state: State, player: object, what: str) -> str:
+    """`player`, if they are a living player; `what` is "act" or "be smitten"."""
+    assert state.phase is not None
     if not isinstance(player, str) or player not in state.setup.roles:
-        raise IllegalMoveError(f"{state.phase}: {player!r} is not a player.")
+        message = _("%(phase)s: %(player)s is not a player.")
+        raise IllegalMoveError(message % {"phase": state.phase.shown, "player": repr(player)})
     if player not in state.alive:
-        raise IllegalMoveError(f"{state.phase}: {player} is dead and cannot {what}.")
+        if what == "act":
+            message = _("%(phase)s: %(player)s is dead and cannot act.")
+        else:
+            message = _("%(phase)s: %(player)s is dead and cannot be smitten.")
+        raise IllegalMoveError(message % {"phase": state.phase.shown, "player": player})
     return player
 
 
@@ -171,34 +260,52 @@ def _night_action(step: Step, move: NightAction) -> None:
     each ability's own rules); the pack's agreement and the antidote's target are checked when
     the night ends, once they are final."""
     state = step.state
-    _require(state, "night", "a night action")
+    _require(state, "night", "night_action")
     player = _check_player(state, move.player, "act")
     setup = state.setup
     role = setup.roles[player]
     if not isinstance(move.choice, Mapping):
-        raise _refuse(state, player, "sent an action that is not an object")
-    if move.choice and not setup.ruleset.first_night_actions and state.phase.number == 1:
-        raise IllegalMoveError(
-            f"{state.phase}: {setup.ruleset.name} night 1 has no actions: the first night is "
-            f"for meeting only ({who(state, player)} sent one) (003 Werewolf, Cultists)."
+        raise _refuse(
+            state, player, _("%(phase)s: %(player)s sent an action that is not an object.")
         )
+    if move.choice and not setup.ruleset.first_night_actions and state.phase.number == 1:
+        message = _(
+            # Translators: %(ruleset)s is the ruleset's key word ("oxford"); %(player)s is
+            # "Ann (seer)".
+            "%(phase)s: %(ruleset)s night 1 has no actions: the first night is for meeting only "
+            "(%(player)s sent one) (003 Werewolf, Cultists)."
+        )
+        raise _refuse(state, player, message, ruleset=setup.ruleset.name)
     if role.one_ability_a_night and len(move.choice) > 1:
-        raise _refuse(state, player, "may use only one of their abilities a night", role.section)
+        message = _(
+            "%(phase)s: %(player)s may use only one of their abilities a night (%(section)s)."
+        )
+        raise _refuse(state, player, message, section=role.section)
     for key, target in move.choice.items():
         ability = role.ability(key) if isinstance(key, str) else None
         if ability is None or ability.timing is not Timing.NIGHT:
-            raise _refuse(state, player, f"has no night ability {key!r}", role.section)
+            # Translators: %(ability)s is what was sent, quoted ('kill'): it is not translated.
+            message = _("%(phase)s: %(player)s has no night ability %(ability)s (%(section)s).")
+            raise _refuse(state, player, message, ability=repr(key), section=role.section)
+        section = ability.section
         if not has_now(state, player, ability):
-            raise _refuse(state, player, f"cannot {key} tonight", ability.section)
+            # Translators: %(ability)s is the ability's key word ("kill", "see"): not translated.
+            message = _("%(phase)s: %(player)s cannot %(ability)s tonight (%(section)s).")
+            raise _refuse(state, player, message, ability=key, section=section)
         if ability.uses is not None and state.used(player, key) >= ability.uses:
-            raise _refuse(state, player, f"has already used their {key}", ability.section)
+            # Translators: %(ability)s is the ability's key word ("save"): not translated.
+            message = _("%(phase)s: %(player)s has already used their %(ability)s (%(section)s).")
+            raise _refuse(state, player, message, ability=key, section=section)
         if ability.targets is Targets.ATTACKED:
             if target is not True:
-                raise _refuse(state, player, f"must send {key}: true, not {target!r}")
+                # Translators: %(ability)s is the ability's key word ("save") and "true" a word
+                # of the program: neither is translated; %(target)s is what was sent instead.
+                message = _("%(phase)s: %(player)s must send %(ability)s: true, not %(target)s.")
+                raise _refuse(state, player, message, ability=key, target=repr(target))
             continue
         problem = target_problem(state, player, ability, target)
         if problem is not None:
-            raise _refuse(state, player, problem, ability.section)
+            raise IllegalMoveError(problem)
     step.emit(ActionChosen(player, MappingProxyType(dict(move.choice))))
 
 
@@ -211,22 +318,26 @@ def _day_part(state: State, part: str, what: str) -> Callable[..., None]:
     _require(state, "day", what)
     handler = getattr(DAY_RULES[state.setup.ruleset.day], part)
     if handler is None:
-        raise OutOfTurnError(f"{state.phase}: the {state.setup.ruleset.name} game has no {what}.")
+        assert state.phase is not None
+        message = _(_HAS_NO[what])
+        raise OutOfTurnError(
+            message % {"phase": state.phase.shown, "ruleset": state.setup.ruleset.name}
+        )
     return handler
 
 
 def _vote(step: Step, move: Vote) -> None:
-    _day_part(step.state, "vote", "day vote")(step, move.voter, move.target)
+    _day_part(step.state, "vote", "day_vote")(step, move.voter, move.target)
 
 
 def _sheriff_vote(step: Step, move: SheriffVote) -> None:
-    _day_part(step.state, "sheriff_vote", "sheriff election")(step, move.voter, move.candidate)
+    _day_part(step.state, "sheriff_vote", "sheriff_election")(step, move.voter, move.candidate)
 
 
 def _use_ability(step: Step, move: UseAbility) -> None:
     """A day ability, used at once: its deaths follow, and the win is checked."""
     state = step.state
-    _require(state, "day", f"{move.ability!r}")
+    _require(state, "day", "ability", ability=repr(move.ability))
     player = _check_player(state, move.player, "act")
     setup = state.setup
     ability = next(
@@ -234,20 +345,35 @@ def _use_ability(step: Step, move: UseAbility) -> None:
         None,
     )
     if ability is None:
-        raise _refuse(state, player, f"cannot {move.ability}", setup.roles[player].section)
+        # Translators: %(ability)s is the ability's key word as sent ("shoot"): not translated.
+        message = _("%(phase)s: %(player)s cannot %(ability)s (%(section)s).")
+        section = setup.roles[player].section
+        raise _refuse(state, player, message, ability=move.ability, section=section)
     rule = DAY_RULES[setup.ruleset.day]
+    section = ability.section
     if state.day_over or state.step not in rule.abilities_in or state.call is not None:
-        when = "after the day ended" if state.day_over else "now"
-        raise _refuse(state, player, f"cannot {move.ability} {when}", ability.section)
+        if state.day_over:
+            message = _(
+                # Translators: %(ability)s is the ability's key word ("duel"): not translated.
+                "%(phase)s: %(player)s cannot %(ability)s after the day ended (%(section)s)."
+            )
+        else:
+            # Translators: %(ability)s is the ability's key word ("duel"): not translated.
+            message = _("%(phase)s: %(player)s cannot %(ability)s now (%(section)s).")
+        raise _refuse(state, player, message, ability=move.ability, section=section)
     if ability.uses is not None and state.used(player, ability.key) >= ability.uses:
-        raise _refuse(state, player, f"has already used their {ability.key}", ability.section)
+        # Translators: %(ability)s is the ability's key word ("duel"): not translated.
+        message = _("%(phase)s: %(player)s has already used their %(ability)s (%(section)s).")
+        raise _refuse(state, player, message, ability=ability.key, section=section)
     if ability.targets is Targets.NONE:
         if move.target is not None:
-            raise _refuse(state, player, f"cannot name a target to {ability.key}", ability.section)
+            # Translators: %(ability)s is the ability's key word ("explode"): not translated.
+            message = _("%(phase)s: %(player)s cannot name a target to %(ability)s (%(section)s).")
+            raise _refuse(state, player, message, ability=ability.key, section=section)
     elif move.target is not None or ability.targets is not Targets.OPTIONAL_OTHER:
         problem = target_problem(state, player, ability, move.target)
         if problem is not None:
-            raise _refuse(state, player, problem, ability.section)
+            raise IllegalMoveError(problem)
     deaths = DAY[ability.resolver](step, player, move.target)
     kill(step, deaths)
     check_win(step)
@@ -258,22 +384,25 @@ def _use_ability(step: Step, move: UseAbility) -> None:
 def _smite(step: Step, move: Smite) -> None:
     """003 Fate "can choose to smite you if you do not follow the rules"."""
     state = step.state
-    _require(state, "day", "a smite")
+    _require(state, "day", "smite")
+    assert state.phase is not None
     if not DAY_RULES[state.setup.ruleset.day].smite:
-        raise OutOfTurnError(f"{state.phase}: only Fate's game (rules/003) has smites.")
+        message = _("%(phase)s: only Fate's game (rules/003) has smites.")
+        raise OutOfTurnError(message % {"phase": state.phase.shown})
     if state.call is not None:
-        raise OutOfTurnError(f"{state.phase}: Fate waits for the execution call to end.")
+        message = _("%(phase)s: Fate waits for the execution call to end.")
+        raise OutOfTurnError(message % {"phase": state.phase.shown})
     target = _check_player(state, move.target, "be smitten")
     kill(step, [(target, "smite", None)])
     check_win(step)
 
 
 def _accuse(step: Step, move: Accuse) -> None:
-    _day_part(step.state, "accuse", "execution calls")(step, move.accused, move.by, move.second)
+    _day_part(step.state, "accuse", "execution_calls")(step, move.accused, move.by, move.second)
 
 
 def _call_vote(step: Step, move: CallVote) -> None:
-    _day_part(step.state, "call_vote", "execution calls")(step, move.voter, move.yes)
+    _day_part(step.state, "call_vote", "execution_calls")(step, move.voter, move.yes)
 
 
 # --- decisions and the clock --------------------------------------------------------------
@@ -284,34 +413,44 @@ def _decide(step: Step, move: Decide) -> None:
     state = step.state
     awaited = state.awaited
     if awaited is None or awaited.player != move.player or awaited.kind != move.kind:
+        assert state.phase is not None
+        # Translators: %(player)s's %(decision)s: "Ann's shoot", "Ann's badge", "Ann's tie break".
+        message = _("%(phase)s: nothing waits for %(player)s's %(decision)s.")
         raise OutOfTurnError(
-            f"{state.phase}: nothing waits for {move.player}'s {move.kind.replace('_', ' ')}."
+            message
+            % {
+                "phase": state.phase.shown,
+                "player": move.player,
+                "decision": _decision(move.kind),
+            }
         )
     choice = move.choice
     if awaited.kind == "tie_break":
         if choice is not None and choice not in awaited.among:
-            raise _refuse(
-                state,
-                move.player,
-                f"broke the tie with {choice!r}, who is not one of the tied "
-                f"({', '.join(awaited.among)})",
-                "004 III",
+            message = _(
+                # Translators: %(choice)s is the name sent; %(tied)s the tied players ("Ann, Ben").
+                "%(phase)s: %(player)s broke the tie with %(choice)s, who is not one of the tied "
+                "(%(tied)s) (004 III)."
             )
+            # Translators: the separator between the names of a list, all but the last.
+            tied = _(", ").join(awaited.among)
+            raise _refuse(state, move.player, message, choice=repr(choice), tied=tied)
         step.emit(Decided(awaited.kind, move.player, choice))
         classic_tie_break(step, choice)
         return
     if choice is not None:
         if awaited.kind == "badge":
             if choice not in state.setup.roles or choice not in state.alive:
-                raise _refuse(
-                    state, move.player, f"handed the badge to {choice!r}, who is not alive"
+                message = _(
+                    "%(phase)s: %(player)s handed the badge to %(choice)s, who is not alive."
                 )
+                raise _refuse(state, move.player, message, choice=repr(choice))
         else:
             ability = state.setup.roles[move.player].ability(awaited.kind)
             assert ability is not None
             problem = target_problem(state, move.player, ability, choice)
             if problem is not None:
-                raise _refuse(state, move.player, problem, ability.section)
+                raise IllegalMoveError(problem)
     decide(step, awaited.kind, move.player, choice)
 
 
@@ -320,13 +459,13 @@ def _advance(step: Step, move: Advance) -> None:
     assert state.phase is not None
     if state.pending:
         if not move.at_deadline:
-            _require(state, state.phase.kind, "moving on")
+            _require(state, state.phase.kind, "moving_on")
         awaited = state.awaited
         assert awaited is not None
         _decide(step, Decide(awaited.player, awaited.kind, None))
         return
     if state.closing:
-        raise OutOfTurnError(f"{state.phase} is already over.")
+        raise OutOfTurnError(_("%(phase)s is already over.") % {"phase": state.phase.shown})
     if state.phase.kind == "night":
         close_night(step, at_deadline=move.at_deadline)
     else:

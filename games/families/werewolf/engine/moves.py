@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from games.words import _
+
 from .abilities import CHECKS
 from .roles import Ability, Targets
 from .setup import NOBODY
-from .state import State
+from .state import State, refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +100,8 @@ Move = NightAction | Vote | SheriffVote | UseAbility | Accuse | CallVote | Smite
 
 
 def target_problem(state: State, player: str, ability: Ability, target: object) -> str | None:
-    """Why `player` may not aim `ability` at `target` now, or None if they may.
+    """Why `player` may not aim `ability` at `target` now (a refusal's whole message, naming
+    the phase, the player and the ability's section), or None if they may.
 
     The target must be a living player (FORMAT: "A name in an action must be a player alive
     when the action is taken"), another one where the ability says so, or "nobody" where the
@@ -106,14 +109,21 @@ def target_problem(state: State, player: str, ability: Ability, target: object) 
     """
     if target == NOBODY and ability.nobody:
         return None
+    section = ability.section
     if not isinstance(target, str):
-        return f"must name a player, not {target!r}"
+        message = _("%(phase)s: %(player)s must name a player, not %(target)s (%(section)s).")
+        return refusal(state, player, message, target=repr(target), section=section)
     if target not in state.setup.roles:
-        return f"named {target!r}, who is not a player"
+        message = _("%(phase)s: %(player)s named %(target)s, who is not a player (%(section)s).")
+        return refusal(state, player, message, target=repr(target), section=section)
     if target not in state.alive:
-        return f"named {target}, who is dead"
+        message = _("%(phase)s: %(player)s named %(target)s, who is dead (%(section)s).")
+        return refusal(state, player, message, target=target, section=section)
     if target == player and ability.targets in (Targets.OTHER, Targets.OPTIONAL_OTHER):
-        return f"cannot {ability.key} themselves"
+        # Translators: %(ability)s is the ability's key word, as the rules name it ("see",
+        # "protect", "poison"...): it is not translated.
+        message = _("%(phase)s: %(player)s cannot %(ability)s themselves (%(section)s).")
+        return refusal(state, player, message, ability=ability.key, section=section)
     for check in ability.checks:
         problem = CHECKS[check](state, player, ability, target)
         if problem is not None:

@@ -16,6 +16,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
+from games.words import _
+
 from .abilities import NIGHT, charm_events, has_now
 from .deaths import check_win, kill, strongest_cause
 from .errors import IllegalMoveError
@@ -24,7 +26,7 @@ from .ledger import Act, Ledger
 from .moves import target_problem
 from .roles import Ability, Targets, Timing
 from .setup import NOBODY
-from .state import State
+from .state import State, refusal
 
 
 def killers(state: State) -> list[str]:
@@ -54,7 +56,7 @@ def _plurality(state: State, *, at_deadline: bool) -> list[Act]:
     """001: the werewolves' votes; a player with more votes than every other and than
     "nobody" is attacked; otherwise nobody is."""
     votes = _pack_choices(state)
-    count = Counter(target for _, target in votes)
+    count = Counter(target for _wolf, target in votes)
     victim = _strict_winner(count)
     if victim is None or victim == NOBODY:
         return []
@@ -83,14 +85,21 @@ def _agreed(state: State, *, at_deadline: bool) -> list[Act]:
     votes = _pack_choices(state)
     if not votes:
         return []
-    names = {target for _, target in votes}
+    names = {target for _wolf, target in votes}
     if len(names) > 1:
         if not at_deadline:
-            said = ", ".join(f"{w} named {t}" for w, t in votes)
-            raise IllegalMoveError(
-                f"{state.phase}: the werewolves must agree on one victim ({said}) (004 III)."
+            # Translators: one werewolf's choice, in a list ("Ann named Dan, Ben named Cat").
+            named = _("%(werewolf)s named %(target)s")
+            said = [named % {"werewolf": w, "target": t} for w, t in votes]
+            # Translators: the separator between the names of a list, all but the last.
+            separator = _(", ")
+            message = _(
+                # Translators: %(phase)s is "night 2"; %(choices)s lists each werewolf's choice.
+                "%(phase)s: the werewolves must agree on one victim (%(choices)s) (004 III)."
             )
-        victim = _strict_winner(Counter(target for _, target in votes))
+            choices = separator.join(said)
+            raise IllegalMoveError(message % {"phase": state.phase.shown, "choices": choices})
+        victim = _strict_winner(Counter(target for _wolf, target in votes))
         if victim is None:
             return []
     else:
@@ -153,16 +162,18 @@ def _on_victim(
 ) -> Act | None:
     """An act aimed at tonight's victim (the witch's antidote): checked now that the pack's
     choice is final. At a deadline a choice that cannot apply is dropped, unused."""
-    role = state.setup.roles[player]
-    problem = "used the antidote, but nobody was attacked" if victim is None else None
-    if problem is None:
-        assert victim is not None
+    if victim is None:
+        message = _(
+            "%(phase)s: %(player)s used the antidote, but nobody was attacked (%(section)s)."
+        )
+        problem = refusal(state, player, message, section=ability.section)
+    else:
         problem = target_problem(state, player, ability, victim)
     if problem is None:
         return Act(player, ability, victim)
     if at_deadline:
         return None
-    raise IllegalMoveError(f"{state.phase}: {player} ({role.name}) {problem} ({ability.section}).")
+    raise IllegalMoveError(problem)
 
 
 def _forum_daybreak(ledger: Ledger) -> list[tuple[str, str, str | None]]:
@@ -176,7 +187,7 @@ def _forum_daybreak(ledger: Ledger) -> list[tuple[str, str, str | None]]:
 def _hits_daybreak(ledger: Ledger) -> list[tuple[str, str, str | None]]:
     """003 Werewolf: two hits or more kill."""
     state = ledger.state
-    mauled = {target for _, target in ledger.mauls}
+    mauled = {target for _wolf, target in ledger.mauls}
     return [
         (p, "mauled" if p in mauled else "trapped", None)
         for p in state.setup.players

@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from games.words import N_
+
 
 class Timing(StrEnum):
     """When an ability is used."""
@@ -45,6 +47,7 @@ class Ability:
     `band` orders a night's actions in the fold (lower first, as the ruleset's document orders
     its night); `when` names the condition under which the holder has it now
     (`abilities.CONDITIONS`); `checks` name extra rules on the target (`abilities.CHECKS`).
+    `summary` is English, marked with `N_`: a page shows `_(ability.summary)`.
     """
 
     key: str
@@ -69,6 +72,8 @@ class Role:
     `side` is the team it wins with; `group` is rules/004's divine/commoner split of the good
     camp; `shows` is what each investigator learns about it (a value, or the name of a rule in
     `abilities.APPEARANCES`); `knows` names what the role is told of the others at the start.
+    `title` and `summary` are English, marked with `N_`: a page shows `_(role.title)`; `name` is
+    the key the scenario format and the code use.
     """
 
     name: str
@@ -112,7 +117,7 @@ FORUM_KILL = Ability(
     Timing.NIGHT,
     "pack_vote",
     "001 night phase",
-    "Vote with the other werewolves for the player to eliminate, or to forgo a kill.",
+    N_("Vote with the other werewolves for the player to eliminate, or to forgo a kill."),
     targets=Targets.ANY,
     band=10,
     group="pack",
@@ -123,7 +128,7 @@ FORUM_SEE = Ability(
     Timing.NIGHT,
     "see_affiliation",
     "001 night phase",
-    "Investigate another player and learn their affiliation.",
+    N_("Investigate another player and learn their affiliation."),
     targets=Targets.OTHER,
     band=30,
 )
@@ -132,8 +137,10 @@ FORUM_PROTECT = Ability(
     Timing.NIGHT,
     "protect_from_pack",
     "001 night phase",
-    "Protect one player (yourself included) from the werewolves; not the same player on "
-    "consecutive nights.",
+    N_(
+        "Protect one player (yourself included) from the werewolves; not the same player on "
+        "consecutive nights."
+    ),
     targets=Targets.ANY,
     band=20,
     checks=("not_last_nights_target",),
@@ -142,47 +149,49 @@ FORUM_PROTECT = Ability(
 FORUM_ROLES: tuple[Role, ...] = (
     Role(
         "werewolf",
-        "Werewolf",
+        N_("Werewolf"),
         "werewolves",
         "001",
-        "Each night, vote with the other werewolves on whom to eliminate. You know the other "
-        "werewolves and the lunatic.",
+        N_(
+            "Each night, vote with the other werewolves on whom to eliminate. You know the other "
+            "werewolves and the lunatic."
+        ),
         abilities=(FORUM_KILL,),
         shows={"seer": "werewolf"},
         knows=("werewolves", "lunatic"),
     ),
     Role(
         "lunatic",
-        "Lunatic",
+        N_("Lunatic"),
         "lunatic",
         "001",
-        "You win alone if you are eliminated. The werewolves know who you are.",
+        N_("You win alone if you are eliminated. The werewolves know who you are."),
         shows={"seer": "lunatic"},
     ),
     Role(
         "seer",
-        "Seer",
+        N_("Seer"),
         "village",
         "001",
-        "A villager who investigates one player each night and learns their affiliation.",
+        N_("A villager who investigates one player each night and learns their affiliation."),
         abilities=(FORUM_SEE,),
         shows={"seer": "villager"},
     ),
     Role(
         "protector",
-        "Protector",
+        N_("Protector"),
         "village",
         "001",
-        "A villager who protects one player each night from the werewolves.",
+        N_("A villager who protects one player each night from the werewolves."),
         abilities=(FORUM_PROTECT,),
         shows={"seer": "villager"},
     ),
     Role(
         "villager",
-        "Villager",
+        N_("Villager"),
         "village",
         "001",
-        "No night ability: find the werewolves and vote them out.",
+        N_("No night ability: find the werewolves and vote them out."),
         shows={"seer": "villager"},
     ),
 )
@@ -194,7 +203,7 @@ OXFORD_MEET_PACK = Ability(
     Timing.PASSIVE,
     "meet_pack",
     "003 Werewolf, Dark Villager",
-    "On the first night, the werewolves and the dark villager learn each other.",
+    N_("On the first night, the werewolves and the dark villager learn each other."),
     band=90,
     when="first_night",
 )
@@ -203,8 +212,10 @@ OXFORD_MAUL = Ability(
     Timing.NIGHT,
     "maul",
     "003 Werewolf",
-    "From the second night, maul any player (yourself and other werewolves included): one maul "
-    "injures, two kill; the last werewolf alive kills alone.",
+    N_(
+        "From the second night, maul any player (yourself and other werewolves included): one maul "
+        "injures, two kill; the last werewolf alive kills alone."
+    ),
     targets=Targets.ANY,
     band=30,
     group="pack",
@@ -215,7 +226,7 @@ OXFORD_CROSSBOW = Ability(
     Timing.DAY,
     "crossbow",
     "003 Villager Vigilante, Werewolf Vigilante",
-    "Once a game, during the day, shoot another player dead with your one arrow.",
+    N_("Once a game, during the day, shoot another player dead with your one arrow."),
     targets=Targets.OTHER,
     uses=1,
 )
@@ -224,8 +235,10 @@ OXFORD_WOLFSBANE = Ability(
     Timing.NIGHT,
     "wolfsbane",
     "003 Wolfsbane",
-    "Each night from the second, protect another player from the werewolves (not from traps). "
-    "A lone wolfsbane may protect itself, but not two nights in a row.",
+    N_(
+        "Each night from the second, protect another player from the werewolves (not from traps). "
+        "A lone wolfsbane may protect itself, but not two nights in a row."
+    ),
     targets=Targets.ANY,
     band=10,
     when="after_first_night",
@@ -236,8 +249,10 @@ OXFORD_TRAP = Ability(
     Timing.NIGHT,
     "trap",
     "003 Trapper",
-    "Each night from the second, set a trap at any player's door (your own included): a "
-    "werewolf who mauls that player is injured.",
+    N_(
+        "Each night from the second, set a trap at any player's door (your own included): a "
+        "werewolf who mauls that player is injured."
+    ),
     targets=Targets.ANY,
     band=20,
     when="after_first_night",
@@ -247,7 +262,7 @@ OXFORD_MEET_CULT = Ability(
     Timing.PASSIVE,
     "meet_cult",
     "003 Cultists",
-    "On the first night, the cultists learn each other.",
+    N_("On the first night, the cultists learn each other."),
     band=90,
     when="first_night",
 )
@@ -255,72 +270,74 @@ OXFORD_MEET_CULT = Ability(
 OXFORD_ROLES: tuple[Role, ...] = (
     Role(
         "werewolf",
-        "Werewolf",
+        N_("Werewolf"),
         "werewolves",
         "003 Werewolf",
-        "Meet the pack on the first night; from the second, maul a player each night.",
+        N_("Meet the pack on the first night; from the second, maul a player each night."),
         abilities=(OXFORD_MEET_PACK, OXFORD_MAUL),
     ),
     Role(
         "dark_villager",
-        "Dark Villager",
+        N_("Dark Villager"),
         "werewolves",
         "003 Dark Villager",
-        "No night action: you know the werewolves and they know you; help them win. If they "
-        "are all killed, you lose with them.",
+        N_(
+            "No night action: you know the werewolves and they know you; help them win. If they "
+            "are all killed, you lose with them."
+        ),
         abilities=(OXFORD_MEET_PACK,),
         limit=1,
     ),
     Role(
         "wolfsbane",
-        "Wolfsbane",
+        N_("Wolfsbane"),
         "village",
         "003 Wolfsbane",
-        "Each night from the second, shield another player from the werewolves.",
+        N_("Each night from the second, shield another player from the werewolves."),
         abilities=(OXFORD_WOLFSBANE,),
         limit=2,
     ),
     Role(
         "trapper",
-        "Trapper",
+        N_("Trapper"),
         "village",
         "003 Trapper",
-        "Each night from the second, trap a player's door: a werewolf who mauls them is hurt.",
+        N_("Each night from the second, trap a player's door: a werewolf who mauls them is hurt."),
         abilities=(OXFORD_TRAP,),
         limit=2,
     ),
     Role(
         "vigilante",
-        "Villager Vigilante",
+        N_("Villager Vigilante"),
         "village",
         "003 Villager Vigilante",
-        "You carry a crossbow with one arrow, to fire during a day.",
+        N_("You carry a crossbow with one arrow, to fire during a day."),
         abilities=(OXFORD_CROSSBOW,),
         limit=1,
     ),
     Role(
         "mayor",
-        "Mayor",
+        N_("Mayor"),
         "village",
         "003 Mayor",
-        "Your vote counts twice in execution calls.",
+        N_("Your vote counts twice in execution calls."),
         limit=1,
         vote_weight=2,
     ),
     Role(
         "cultist",
-        "Cultist",
+        N_("Cultist"),
         "village",
         "003 Cultists",
-        "Meet the other cultists on the first night; never mention the cult.",
+        N_("Meet the other cultists on the first night; never mention the cult."),
         abilities=(OXFORD_MEET_CULT,),
     ),
     Role(
         "villager",
-        "Innocent Villager",
+        N_("Innocent Villager"),
         "village",
         "003 Innocent Villager",
-        "No active role: sleep tight and survive.",
+        N_("No active role: sleep tight and survive."),
     ),
 )
 
@@ -331,7 +348,7 @@ CLASSIC_KILL = Ability(
     Timing.NIGHT,
     "pack_kill",
     "004 II Common Werewolf, III Night Phase",
-    "Each night, agree with the other werewolves on one player to attack.",
+    N_("Each night, agree with the other werewolves on one player to attack."),
     targets=Targets.ANY,
     band=10,
     group="pack",
@@ -342,14 +359,14 @@ CLASSIC_EXPLODE = Ability(
     Timing.DAY,
     "explode",
     "004 II Common Werewolf",
-    "During the day's speeches, reveal yourself and die: the day ends at once, with no vote.",
+    N_("During the day's speeches, reveal yourself and die: the day ends at once, with no vote."),
 )
 WOLF_BEAUTY_CHARM = Ability(
     "charm",
     Timing.NIGHT,
     "charm",
     "004 II Wolf Beauty",
-    "After the kill, charm another player: when you die, your newest charm dies with you.",
+    N_("After the kill, charm another player: when you die, your newest charm dies with you."),
     targets=Targets.OTHER,
     band=20,
 )
@@ -358,7 +375,7 @@ WOLF_BEAUTY_LOVE_DEATH = Ability(
     Timing.ON_DEATH,
     "love_death",
     "004 II Wolf Beauty, IV",
-    "When the wolf beauty dies, by any cause, her charmed player dies with her.",
+    N_("When the wolf beauty dies, by any cause, her charmed player dies with her."),
     decides=False,
 )
 WHITE_WOLF_KING_EXPLODE = Ability(
@@ -366,7 +383,7 @@ WHITE_WOLF_KING_EXPLODE = Ability(
     Timing.DAY,
     "explode",
     "004 II White Werewolf King, IV",
-    "During the day's speeches, explode and take any other player with you; the day ends.",
+    N_("During the day's speeches, explode and take any other player with you; the day ends."),
     targets=Targets.OPTIONAL_OTHER,
 )
 HIDDEN_WOLF_KILL = Ability(
@@ -374,7 +391,7 @@ HIDDEN_WOLF_KILL = Ability(
     Timing.NIGHT,
     "pack_kill",
     "004 II Hidden Werewolf",
-    "Once every other killing werewolf is out, wake up and join the kill.",
+    N_("Once every other killing werewolf is out, wake up and join the kill."),
     targets=Targets.ANY,
     band=10,
     group="pack",
@@ -385,7 +402,7 @@ HUNTER_SHOT = Ability(
     Timing.ON_DEATH,
     "shoot_on_death",
     "004 II Hunter",
-    "When you are out, take one living player with you (not if poisoned or counter-injured).",
+    N_("When you are out, take one living player with you (not if poisoned or counter-injured)."),
     targets=Targets.OTHER,
     when="shot_allowed",
 )
@@ -394,8 +411,10 @@ WOLF_KING_SHOT = Ability(
     Timing.ON_DEATH,
     "shoot_on_death",
     "004 II Werewolf King, House Rule Tips",
-    "When you are out, take one living player with you (not if poisoned, counter-injured, "
-    "after your own explosion, or, if the table says so, when the pack killed you).",
+    N_(
+        "When you are out, take one living player with you (not if poisoned, counter-injured, "
+        "after your own explosion, or, if the table says so, when the pack killed you)."
+    ),
     targets=Targets.OTHER,
     when="wolf_king_shot_allowed",
 )
@@ -404,8 +423,10 @@ WRAITH_RIDER_CURSE = Ability(
     Timing.PASSIVE,
     "counter_injury",
     "004 II Wraith Rider, IV",
-    "A seer who checks you or a witch who poisons you dies at daybreak; the poison does not "
-    "touch you and the check tells nothing.",
+    N_(
+        "A seer who checks you or a witch who poisons you dies at daybreak; the poison does not "
+        "touch you and the check tells nothing."
+    ),
     band=90,
 )
 STONE_GHOST_CHECK = Ability(
@@ -413,7 +434,7 @@ STONE_GHOST_CHECK = Ability(
     Timing.NIGHT,
     "learn_role",
     "004 II Stone Statue Ghost",
-    "While another werewolf lives, learn one player's exact role each night.",
+    N_("While another werewolf lives, learn one player's exact role each night."),
     targets=Targets.OTHER,
     band=60,
     when="not_last_of_camp",
@@ -423,7 +444,7 @@ STONE_GHOST_KILL = Ability(
     Timing.NIGHT,
     "pack_kill",
     "004 II Stone Statue Ghost",
-    "Once you are the last of the werewolf camp, you attack alone.",
+    N_("Once you are the last of the werewolf camp, you attack alone."),
     targets=Targets.ANY,
     band=10,
     group="pack",
@@ -434,7 +455,7 @@ SEER_CHECK = Ability(
     Timing.NIGHT,
     "check_camp",
     "004 II Seer",
-    'Each night, check another player: you learn "good" or "werewolf".',
+    N_('Each night, check another player: you learn "good" or "werewolf".'),
     targets=Targets.OTHER,
     band=40,
 )
@@ -443,7 +464,7 @@ WITCH_SENSE = Ability(
     Timing.PASSIVE,
     "sense_attack",
     "004 III Night Phase",
-    "While you still hold the antidote, you learn whom the werewolves attacked.",
+    N_("While you still hold the antidote, you learn whom the werewolves attacked."),
     band=25,
     when="holds_antidote",
 )
@@ -452,7 +473,7 @@ WITCH_SAVE = Ability(
     Timing.NIGHT,
     "save",
     "004 II Witch",
-    "Once a game, save the player the werewolves attacked tonight.",
+    N_("Once a game, save the player the werewolves attacked tonight."),
     targets=Targets.ATTACKED,
     band=30,
     uses=1,
@@ -463,7 +484,7 @@ WITCH_POISON = Ability(
     Timing.NIGHT,
     "poison",
     "004 II Witch",
-    "Once a game, poison another player: they die at daybreak, guarded or not.",
+    N_("Once a game, poison another player: they die at daybreak, guarded or not."),
     targets=Targets.OTHER,
     band=30,
     uses=1,
@@ -473,7 +494,7 @@ GUARDIAN_GUARD = Ability(
     Timing.NIGHT,
     "guard",
     "004 II Guardian",
-    "Each night, guard one player (yourself included) from the werewolves' attack.",
+    N_("Each night, guard one player (yourself included) from the werewolves' attack."),
     targets=Targets.ANY,
     band=50,
     checks=("guardian_repeat",),
@@ -483,8 +504,10 @@ KNIGHT_DUEL = Ability(
     Timing.DAY,
     "duel",
     "004 II Knight, IV",
-    "Once a game, during the day, duel another player: a werewolf dies, anyone else survives "
-    "and you die.",
+    N_(
+        "Once a game, during the day, duel another player: a werewolf dies, anyone else survives "
+        "and you die."
+    ),
     targets=Targets.OTHER,
     uses=1,
 )
@@ -493,7 +516,7 @@ IDIOT_REVEAL = Ability(
     Timing.ON_ELIMINATION,
     "idiot_reveal",
     "004 II Idiot",
-    "The first time you are voted out, you stay in the game but lose your vote.",
+    N_("The first time you are voted out, you stay in the game but lose your vote."),
     decides=False,
     uses=1,
 )
@@ -502,7 +525,7 @@ SILENCER_SILENCE = Ability(
     Timing.NIGHT,
     "silence",
     "004 II Silencer Elder",
-    "Each night, silence another player for the next day.",
+    N_("Each night, silence another player for the next day."),
     targets=Targets.OTHER,
     band=70,
 )
@@ -511,7 +534,7 @@ GRAVE_KEEPER_READ = Ability(
     Timing.PASSIVE,
     "read_grave",
     "004 II Grave Keeper",
-    'Each night, learn whether the player voted out the day before was "good" or "werewolf".',
+    N_('Each night, learn whether the player voted out the day before was "good" or "werewolf".'),
     band=80,
 )
 
@@ -521,81 +544,85 @@ _GOOD_LOOK = {"seer": "good", "grave_keeper": "good"}
 CLASSIC_ROLES: tuple[Role, ...] = (
     Role(
         "werewolf",
-        "Werewolf",
+        N_("Werewolf"),
         "werewolves",
         "004 II Common Werewolf",
-        "Attack with the pack every night; you may explode during the day.",
+        N_("Attack with the pack every night; you may explode during the day."),
         abilities=(CLASSIC_KILL, CLASSIC_EXPLODE),
         shows=_WOLF_LOOK,
     ),
     Role(
         "wolf_beauty",
-        "Wolf Beauty",
+        N_("Wolf Beauty"),
         "werewolves",
         "004 II Wolf Beauty",
-        "Attack with the pack and charm a player each night; your charm dies with you.",
+        N_("Attack with the pack and charm a player each night; your charm dies with you."),
         abilities=(CLASSIC_KILL, WOLF_BEAUTY_CHARM, CLASSIC_EXPLODE, WOLF_BEAUTY_LOVE_DEATH),
         shows=_WOLF_LOOK,
         limit=1,
     ),
     Role(
         "white_wolf_king",
-        "White Werewolf King",
+        N_("White Werewolf King"),
         "werewolves",
         "004 II White Werewolf King",
-        "Attack with the pack; during the day, explode and take a player with you.",
+        N_("Attack with the pack; during the day, explode and take a player with you."),
         abilities=(CLASSIC_KILL, WHITE_WOLF_KING_EXPLODE),
         shows=_WOLF_LOOK,
         limit=1,
     ),
     Role(
         "hidden_wolf",
-        "Hidden Werewolf",
+        N_("Hidden Werewolf"),
         "werewolves",
         "004 II Hidden Werewolf",
-        'Seen as "good" by the seer and out of the kill until the killing werewolves are out; '
-        "then you wake and attack.",
+        N_(
+            'Seen as "good" by the seer and out of the kill until the killing werewolves are out; '
+            "then you wake and attack."
+        ),
         abilities=(HIDDEN_WOLF_KILL, CLASSIC_EXPLODE),
         shows={"seer": "disguised", "grave_keeper": "werewolf"},
         limit=1,
     ),
     Role(
         "wolf_king",
-        "Werewolf King",
+        N_("Werewolf King"),
         "werewolves",
         "004 II Werewolf King",
-        "Attack with the pack; when you are out, shoot a player (not if poisoned or after your "
-        "own explosion).",
+        N_(
+            "Attack with the pack; when you are out, shoot a player (not if poisoned or after your "
+            "own explosion)."
+        ),
         abilities=(CLASSIC_KILL, CLASSIC_EXPLODE, WOLF_KING_SHOT),
         shows=_WOLF_LOOK,
         limit=1,
     ),
     Role(
         "wraith_rider",
-        "Wraith Rider",
+        N_("Wraith Rider"),
         "werewolves",
         "004 II Wraith Rider",
-        "Attack with the pack; a seer who checks you or a witch who poisons you dies instead.",
+        N_("Attack with the pack; a seer who checks you or a witch who poisons you dies instead."),
         abilities=(CLASSIC_KILL, CLASSIC_EXPLODE, WRAITH_RIDER_CURSE),
         shows=_WOLF_LOOK,
         limit=1,
     ),
     Role(
         "stone_ghost",
-        "Stone Statue Ghost",
+        N_("Stone Statue Ghost"),
         "werewolves",
         "004 II Stone Statue Ghost",
-        "Learn a player's exact role each night while another werewolf lives; alone, attack.",
+        N_("Learn a player's exact role each night while another werewolf lives; alone, attack."),
         abilities=(STONE_GHOST_CHECK, STONE_GHOST_KILL, CLASSIC_EXPLODE),
         shows=_WOLF_LOOK,
         limit=1,
     ),
     Role(
         "seer",
-        "Seer",
+        N_("Seer"),
         "good",
         "004 II Seer",
-        'Check a player each night: "good" or "werewolf". Checking the wraith rider kills you.',
+        N_('Check a player each night: "good" or "werewolf". Checking the wraith rider kills you.'),
         abilities=(SEER_CHECK,),
         shows=_GOOD_LOOK,
         group="divine",
@@ -603,11 +630,13 @@ CLASSIC_ROLES: tuple[Role, ...] = (
     ),
     Role(
         "witch",
-        "Witch",
+        N_("Witch"),
         "good",
         "004 II Witch",
-        "One antidote and one poison a game, one potion a night; you learn the attacked player "
-        "while you hold the antidote.",
+        N_(
+            "One antidote and one poison a game, one potion a night; you learn the attacked player "
+            "while you hold the antidote."
+        ),
         abilities=(WITCH_SENSE, WITCH_SAVE, WITCH_POISON),
         shows=_GOOD_LOOK,
         group="divine",
@@ -616,10 +645,10 @@ CLASSIC_ROLES: tuple[Role, ...] = (
     ),
     Role(
         "hunter",
-        "Hunter",
+        N_("Hunter"),
         "good",
         "004 II Hunter",
-        "When you are out, shoot a player (not if poisoned).",
+        N_("When you are out, shoot a player (not if poisoned)."),
         abilities=(HUNTER_SHOT,),
         shows=_GOOD_LOOK,
         group="divine",
@@ -627,10 +656,10 @@ CLASSIC_ROLES: tuple[Role, ...] = (
     ),
     Role(
         "guardian",
-        "Guardian",
+        N_("Guardian"),
         "good",
         "004 II Guardian",
-        "Guard a player each night from the werewolves (not from poison, shots or duels).",
+        N_("Guard a player each night from the werewolves (not from poison, shots or duels)."),
         abilities=(GUARDIAN_GUARD,),
         shows=_GOOD_LOOK,
         group="divine",
@@ -638,10 +667,10 @@ CLASSIC_ROLES: tuple[Role, ...] = (
     ),
     Role(
         "knight",
-        "Knight",
+        N_("Knight"),
         "good",
         "004 II Knight",
-        "Once a game, duel a player during the day: a werewolf dies, otherwise you do.",
+        N_("Once a game, duel a player during the day: a werewolf dies, otherwise you do."),
         abilities=(KNIGHT_DUEL,),
         shows=_GOOD_LOOK,
         group="divine",
@@ -649,10 +678,10 @@ CLASSIC_ROLES: tuple[Role, ...] = (
     ),
     Role(
         "idiot",
-        "Idiot",
+        N_("Idiot"),
         "good",
         "004 II Idiot",
-        "Voted out the first time, you stay in the game without a vote.",
+        N_("Voted out the first time, you stay in the game without a vote."),
         abilities=(IDIOT_REVEAL,),
         shows=_GOOD_LOOK,
         group="divine",
@@ -660,10 +689,10 @@ CLASSIC_ROLES: tuple[Role, ...] = (
     ),
     Role(
         "silencer",
-        "Silencer Elder",
+        N_("Silencer Elder"),
         "good",
         "004 II Silencer Elder",
-        "Each night, silence a player for the next day.",
+        N_("Each night, silence a player for the next day."),
         abilities=(SILENCER_SILENCE,),
         shows=_GOOD_LOOK,
         group="divine",
@@ -671,10 +700,13 @@ CLASSIC_ROLES: tuple[Role, ...] = (
     ),
     Role(
         "grave_keeper",
-        "Grave Keeper",
+        N_("Grave Keeper"),
         "good",
         "004 II Grave Keeper",
-        'Each night, learn whether the player voted out the day before was "good" or "werewolf".',
+        N_(
+            "Each night, learn whether the player voted out the day before was "
+            '"good" or "werewolf".'
+        ),
         abilities=(GRAVE_KEEPER_READ,),
         shows=_GOOD_LOOK,
         group="divine",
@@ -682,10 +714,10 @@ CLASSIC_ROLES: tuple[Role, ...] = (
     ),
     Role(
         "villager",
-        "Villager",
+        N_("Villager"),
         "good",
         "004 II Commoner",
-        "No skill: speak, reason and vote.",
+        N_("No skill: speak, reason and vote."),
         shows=_GOOD_LOOK,
         group="commoner",
     ),

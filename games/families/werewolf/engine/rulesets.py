@@ -12,12 +12,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from games.words import N_
+
 from .roles import CLASSIC_ROLES, FORUM_ROLES, OXFORD_ROLES, Role
 
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """A named choice a host makes before the game, with its default and its source."""
+    """A named choice a host makes before the game, with its default and its source. `summary`
+    is English, marked with `N_`: a page shows `_(option.summary)`."""
 
     name: str
     default: object
@@ -32,7 +35,8 @@ class Ruleset:
 
     `pack` names how the werewolves' night choices become attacks (`night.PACK_RULES`),
     `daybreak` the death pass (`night.DAYBREAK_RULES`), `day` the day's decision
-    (`day.DAY_RULES`) and `victory` the win check (`victory.VICTORY_RULES`).
+    (`day.DAY_RULES`) and `victory` the win check (`victory.VICTORY_RULES`). `title` is English,
+    marked with `N_`: a page shows `_(ruleset.title)`.
     """
 
     name: str
@@ -75,7 +79,7 @@ def _table(roles: tuple[Role, ...]) -> Mapping[str, Role]:
 FORUM = Ruleset(
     name="forum",
     document="001",
-    title="The forum game (rules/001)",
+    title=N_("The forum game (rules/001)"),
     roles=_table(FORUM_ROLES),
     sides=("village", "werewolves", "lunatic"),
     pack="plurality",
@@ -89,7 +93,7 @@ FORUM = Ruleset(
 OXFORD = Ruleset(
     name="oxford",
     document="003",
-    title="The Oxford game (rules/003)",
+    title=N_("The Oxford game (rules/003)"),
     roles=_table(OXFORD_ROLES),
     sides=("village", "werewolves", "lovers"),
     pack="individual",
@@ -105,7 +109,7 @@ OXFORD = Ruleset(
 CLASSIC = Ruleset(
     name="classic",
     document="004",
-    title="The 1.7.0 game (rules/004)",
+    title=N_("The 1.7.0 game (rules/004)"),
     roles=_table(CLASSIC_ROLES),
     sides=("good", "werewolves", "none"),
     pack="agreed",
@@ -119,36 +123,38 @@ CLASSIC = Ruleset(
             "side",
             ("side", "total"),
             "004 V",
-            '"side": the werewolves win once every divine or every commoner is out (V.1); '
-            '"total": only once the whole good camp is out (V.2).',
+            N_(
+                '"side": the werewolves win once every divine or every commoner is out (V.1); '
+                '"total": only once the whole good camp is out (V.2).'
+            ),
         ),
         Option(
             "witch_self_save_first_night",
             True,
             (True, False),
             "004 House Rule Tips",
-            "The witch may use her antidote on herself on the first night (never later).",
+            N_("The witch may use her antidote on herself on the first night (never later)."),
         ),
         Option(
             "guardian_repeat",
             False,
             (True, False),
             "004 House Rule Tips",
-            "The guardian may guard the same player two nights running.",
+            N_("The guardian may guard the same player two nights running."),
         ),
         Option(
             "wolf_king_shoots_if_killed_by_wolves",
             True,
             (True, False),
             "004 House Rule Tips",
-            "The werewolf king may still shoot when the pack's own attack killed him.",
+            N_("The werewolf king may still shoot when the pack's own attack killed him."),
         ),
         Option(
             "knight_duel_ends_day",
             True,
             (True, False),
             "004 House Rule Tips",
-            "A duel that kills a werewolf ends the day at once, with no vote.",
+            N_("A duel that kills a werewolf ends the day at once, with no vote."),
         ),
     ),
 )

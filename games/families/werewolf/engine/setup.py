@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from games.words import _, ngettext
+
 from .errors import SetupError, shown
 from .roles import OXFORD_CROSSBOW, Ability, Role
 from .rulesets import RULESETS, Ruleset
@@ -118,18 +120,22 @@ def check_players(ruleset: Ruleset, players: object) -> tuple[str, ...]:
     if not isinstance(players, list | tuple) or not all(isinstance(p, str) for p in players):
         raise SetupError('"players" must be a list of names.')
     if not ruleset.min_players <= len(players) <= ruleset.max_players:
+        message = _("A game needs %(least)d to %(most)d players, not %(count)d.")
         raise SetupError(
-            f"A game needs {ruleset.min_players} to {ruleset.max_players} players, "
-            f"not {len(players)}."
+            message
+            % {"least": ruleset.min_players, "most": ruleset.max_players, "count": len(players)}
         )
     seen: set[str] = set()
     for name in players:
         if not name:
-            raise SetupError("A player's name cannot be empty.")
+            raise SetupError(_("A player's name cannot be empty."))
         if name == NOBODY:
-            raise SetupError(f'"{NOBODY}" is the word for no one, not a name.')
+            # Translators: %(nobody)s is the program's word for no one ("nobody"), quoted.
+            message = _("%(nobody)s is the word for no one, not a name.")
+            raise SetupError(message % {"nobody": f'"{NOBODY}"'})
         if name in seen:
-            raise SetupError(f"Two players are called {shown(name)}: names must differ.")
+            message = _("Two players are called %(name)s: names must differ.")
+            raise SetupError(message % {"name": shown(name)})
         seen.add(name)
     return tuple(players)
 
@@ -157,10 +163,16 @@ def check_roles(ruleset: Ruleset, players: tuple[str, ...], roles: object) -> Ma
     for name, count in counts.items():
         limit = ruleset.roles[name].limit
         if limit is not None and count > limit:
-            raise SetupError(
-                f"At most {limit} {ruleset.roles[name].title} in a {ruleset.name} game, "
-                f"not {count} ({ruleset.roles[name].section})."
+            role = ruleset.roles[name]
+            message = ngettext(
+                # Translators: %(role)s is the role's name ("Seer"), %(ruleset)s the ruleset's key
+                # word ("classic"), %(section)s the rule's section.
+                "At most %(limit)d %(role)s in a %(ruleset)s game, not %(count)d (%(section)s).",
+                "At most %(limit)d %(role)s in a %(ruleset)s game, not %(count)d (%(section)s).",
+                limit,
             )
+            values = {"role": _(role.title), "ruleset": ruleset.name, "section": role.section}
+            raise SetupError(message % {"limit": limit, "count": count, **values})
     _check_minimum_deal(ruleset, dealt)
     return MappingProxyType(dealt)
 
@@ -169,18 +181,22 @@ def _check_minimum_deal(ruleset: Ruleset, dealt: Mapping[str, Role]) -> None:
     """FORMAT "Minimum deals": forum: a werewolf, fewer werewolves than others; oxford: a
     werewolf; classic: someone in each camp."""
     if ruleset.name == "classic":
-        for camp in ("werewolves", "good"):
-            if not any(role.side == camp for role in dealt.values()):
-                raise SetupError(f"A classic game needs at least one player of the {camp} camp.")
+        if not any(role.side == "werewolves" for role in dealt.values()):
+            raise SetupError(_("A classic game needs at least one player of the werewolves camp."))
+        if not any(role.side == "good" for role in dealt.values()):
+            raise SetupError(_("A classic game needs at least one player of the good camp."))
         return
     wolves = sum(1 for role in dealt.values() if role.name == "werewolf")
     if wolves == 0:
-        raise SetupError(f"A {ruleset.name} game needs at least one werewolf.")
+        # Translators: %(ruleset)s is the ruleset's key word ("forum", "oxford").
+        message = _("A %(ruleset)s game needs at least one werewolf.")
+        raise SetupError(message % {"ruleset": ruleset.name})
     if ruleset.name == "forum" and wolves >= len(dealt) - wolves:
-        raise SetupError(
-            f"A forum game needs fewer werewolves than other players, not {wolves} of "
-            f"{len(dealt)} (001)."
+        message = _(
+            "A forum game needs fewer werewolves than other players, not %(wolves)d of "
+            "%(players)d (001)."
         )
+        raise SetupError(message % {"wolves": wolves, "players": len(dealt)})
 
 
 def _check_pairs(
@@ -201,10 +217,15 @@ def _check_pairs(
             if p not in players:
                 raise SetupError(f'{shown(p)} in "{what}" is not a player.')
         if a == b:
-            raise SetupError(f"{a} cannot be paired with themselves ({what}).")
+            if what == "lovers":
+                message = _("%(player)s cannot be paired with themselves (lovers).")
+            else:
+                message = _("%(player)s cannot be paired with themselves (rivals).")
+            raise SetupError(message % {"player": a})
         for p in (a, b):
             if p in taken:
-                raise SetupError(f"{p} is in two pairs: a player is in at most one (003).")
+                message = _("%(player)s is in two pairs: a player is in at most one (003).")
+                raise SetupError(message % {"player": p})
             taken.add(p)
         pairs.append((a, b))
     return tuple(pairs)
@@ -231,7 +252,9 @@ def make_setup(
     seated = check_players(rules, players)
     dealt = check_roles(rules, seated, roles)
     if opens_with not in rules.opens_with:
-        raise SetupError(f"A {rules.name} game opens with a night.")
+        # Translators: %(ruleset)s is the ruleset's key word ("oxford", "classic").
+        message = _("A %(ruleset)s game opens with a night.")
+        raise SetupError(message % {"ruleset": rules.name})
     bows: frozenset[str] = frozenset()
     love: tuple[tuple[str, str], ...] = ()
     rivalry: tuple[tuple[str, str], ...] = ()
@@ -240,7 +263,12 @@ def make_setup(
         taken: set[str] = set()
         love = _check_pairs(seated, lovers if lovers is not None else [], "lovers", taken)
         if len(love) > MAX_PAIRS_OF_LOVERS:
-            raise SetupError(f"At most {MAX_PAIRS_OF_LOVERS} pairs of lovers (003 Lover Deck).")
+            message = ngettext(
+                "At most %(most)d pair of lovers (003 Lover Deck).",
+                "At most %(most)d pairs of lovers (003 Lover Deck).",
+                MAX_PAIRS_OF_LOVERS,
+            )
+            raise SetupError(message % {"most": MAX_PAIRS_OF_LOVERS})
         rivalry = _check_pairs(seated, rivals if rivals is not None else [], "rivals", taken)
     return Setup(
         ruleset=rules,
@@ -263,10 +291,12 @@ def _check_crossbows(
         if p not in players:
             raise SetupError(f'{shown(p)} in "crossbows" is not a player.')
         if dealt[p].side != "werewolves":
-            raise SetupError(
-                f"{p} ({dealt[p].name}) cannot be given a crossbow: Fate gives them only to "
-                "werewolves or the dark villager (003 Werewolf Vigilante, Dark Villager)."
+            message = _(
+                # Translators: %(player)s is "Ann (seer)": the player and their role's key word.
+                "%(player)s cannot be given a crossbow: Fate gives them only to werewolves or "
+                "the dark villager (003 Werewolf Vigilante, Dark Villager)."
             )
+            raise SetupError(message % {"player": f"{p} ({dealt[p].name})"})
     if len(set(value)) != len(value):
         raise SetupError('A player is listed twice in "crossbows".')
     return frozenset(value)

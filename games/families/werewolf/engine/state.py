@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from games.words import _
+
 from .setup import Setup
 
 EMPTY: Mapping = MappingProxyType({})
@@ -28,6 +30,18 @@ class Phase:
         return f"{self.kind} {self.number}"
 
     def __str__(self) -> str:
+        return self.label
+
+    @property
+    def shown(self) -> str:
+        """The phase as a reader sees it, in their language ("night 2"); `label` is the
+        scenario format's word."""
+        if self.kind == "night":
+            # Translators: a phase of the game, as in "night 2: Ann is dead and cannot act."
+            return _("night %(number)d") % {"number": self.number}
+        if self.kind == "day":
+            # Translators: a phase of the game, as in "day 2: Ann voted after the day ended."
+            return _("day %(number)d") % {"number": self.number}
         return self.label
 
 
@@ -145,6 +159,19 @@ class State:
             for name, value in sorted(vars(self).items())
             if name != "setup" and not name.startswith("_")
         )
+
+
+def who(state: State, player: str) -> str:
+    """A player as messages name them: "Ann (seer)" (the role's key, as the scenario format
+    names roles)."""
+    return f"{player} ({state.setup.roles[player].name})"
+
+
+def refusal(state: State, player: str, message: str, **values: object) -> str:
+    """`message` (translated, with `%(phase)s` and `%(player)s`) filled in for `player` now:
+    the phase as it is shown and the player as `who` names them, then `values`."""
+    assert state.phase is not None
+    return message % {"phase": state.phase.shown, "player": who(state, player), **values}
 
 
 def _frozen(value: object) -> object:

@@ -1,0 +1,251 @@
+"""Every sentence a reader meets is marked for translation (issue 30, docs/i18n.md).
+
+The pages of whole games are read in the pseudo-language of tests/i18n/pseudo.py, in which
+every marked message has lost its plain ASCII letters: any plain English word left on a page,
+in a label, a confirmation, a refusal or a note of the chat is one nobody marked. Both families,
+every phase, every seat, a watcher, the refusals, the rules pages, table mode and the errors.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.families.onenight.options import RULES_PHRASE
+from games.families.werewolf.play import game_of
+from games.tables import services
+from games.tables.models import ChatLine, Seat, Table
+from tests.factories import (
+    NAMES,
+    OFFICIAL_FIVE,
+    TWELVE,
+    TestTable,
+    cast_votes,
+    client_for,
+    deal_game,
+    end_day,
+    new_client,
+    play_night,
+    ring_votes,
+)
+from tests.i18n import pseudo
+from tests.werewolf.test_table_mode import CLASSIC, Moderator
+from tests.werewolf.test_table_play import fields_for, open_table
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_pseudo")]
+
+
+def watch_link(host: Client, code: str) -> str:
+    """The watch link on the host's page (found by its address: its label is translated)."""
+    page = host.get(reverse("table", args=[code])).content.decode()
+    match = re.search(rf"/g/{code}/watch/[^\"<\s]+", page)
+    assert match is not None, "the host's page shows the watch link"
+    return match.group(0)
+
+
+class Reading:
+    """What was left in English, by word, with where it was met."""
+
+    def __init__(self, allowed: Iterable[str]) -> None:
+        self.allowed = [*allowed, *NAMES]
+        self.left: dict[str, set[str]] = defaultdict(set)
+
+    def read(self, where: str, body: str) -> None:
+        for word in pseudo.english_words(body, self.allowed):
+            self.left[word].add(where)
+
+    def page(self, where: str, client: Client, path: str, status: int = 200) -> str:
+        response = client.get(path)
+        assert response.status_code == status, (where, response.status_code)
+        body = response.content.decode()
+        self.read(where, body)
+        return body
+
+    def notes(self, table: Table) -> None:
+        for line in ChatLine.objects.filter(table=table, note=True):
+            self.read("chat note", line.text)
+
+    def check(self) -> None:
+        found = {word: sorted(places)[:3] for word, places in sorted(self.left.items())}
+        assert not found, "Unmarked English words (word: where):\n" + "\n".join(
+            f"  {word!r}: {', '.join(places)}" for word, places in found.items()
+        )
+
+
+def _one_night(reading: Reading, table: TestTable, watcher: Client | None) -> None:
+    clients = {name: client_for(table, name) for name in table.names}
+    code = table.code
+    if watcher is not None:
+        watcher.get(watch_link(clients[table.names[0]], code))
+
+    def look(phase: str) -> None:
+        for name, client in clients.items():
+            reading.page(f"{phase} {name}", client, reverse("table", args=[code]))
+            reading.page(f"{phase} panel {name}", client, reverse("panel", args=[code]))
+        if watcher is not None:
+            reading.page(f"{phase} watcher", watcher, reverse("table", args=[code]))
+
+    look("night")
+    for name, client in clients.items():
+        # A refusal: a night action naming nobody that exists.
+        answer = client.post(
+            reverse("move", args=[code, "night"]), {"target": ["nobody-here"]}, HTTP_HX_REQUEST="1"
+        )
+        reading.read(f"night refusal {name}", answer.content.decode())
+    play_night(table)
+    look("day")
+    answer = clients[table.names[0]].post(
+        reverse("chat", args=[code]), {"text": [""], "channel": ["public"]}, HTTP_HX_REQUEST="1"
+    )
+    reading.read("empty chat line", answer.content.decode())
+    end_day(table)
+    look("voting")
+    cast_votes(table, ring_votes(table))
+    look("reveal")
+    reading.notes(table.table)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "cards"),
+    [("house", TWELVE), ("official", OFFICIAL_FIVE)],
+    ids=["house", "official"],
+)
+def test_a_one_night_game_in_every_phase(ruleset: str, cards: dict[str, str]) -> None:
+    reading = Reading([])
+    host = new_client()
+    reading.page("home", host, reverse("home"))
+    # The rules phrase is quoted from rules/000 and typed letter for letter: never translated.
+    reading.allowed.append(RULES_PHRASE)
+    reading.page("rules", host, reverse("onenight_rules", args=[ruleset]))
+    table = deal_game(ruleset, **cards)
+    reading.allowed.append(table.code)
+    watcher = new_client()
+    _one_night(reading, table, watcher)
+    reading.check()
+
+
+def test_a_one_night_lobby_for_host_guest_and_newcomer() -> None:
+    reading = Reading([])
+    host_client = new_client()
+    created = host_client.post(
+        reverse("table_new"), {"game": "onenight:house", "host_name": "Ann"}, follow=True
+    )
+    reading.read("new table", created.content.decode())
+    table = Table.objects.latest("pk")
+    reading.allowed.append(table.code)
+    reading.page("lobby host", host_client, reverse("table", args=[table.code]))
+    newcomer = new_client()
+    join = reading.page("join page", newcomer, reverse("join", args=[table.code]))
+    assert "form" in join
+    refused = newcomer.post(reverse("join", args=[table.code]), {"name": [""]})
+    reading.read("join refused", refused.content.decode())
+    guest = services.seat_join(table=table, name="Ben", phrase=RULES_PHRASE)
+    guest_client = new_client()
+    guest_client.get(reverse("rejoin", args=[table.code, guest.token]))
+    reading.page("lobby guest", guest_client, reverse("table", args=[table.code]))
+    reading.page("unknown table", new_client(), reverse("table", args=["ZZZZZZ"]), status=404)
+    reading.page("no page", new_client(), "/no/such/page", status=404)
+    reading.check()
+
+
+@pytest.mark.parametrize("ruleset", ["forum", "oxford", "classic"])
+def test_a_werewolf_game_to_its_end(ruleset: str) -> None:
+    rng = random.Random(ruleset)
+    reading = Reading([])
+    first = new_client()
+    reading.page("roles", first, reverse("werewolf_roles", args=[ruleset]))
+    table, seats = open_table(ruleset)
+    reading.allowed.append(table.code)
+    clients = {}
+    for name, seat in seats.items():
+        client = new_client()
+        client.get(reverse("rejoin", args=[table.code, seat.token]))
+        clients[name] = client
+    reading.page("lobby host", clients["Ann"], reverse("table", args=[table.code]))
+    reading.page("lobby guest", clients["Ben"], reverse("table", args=[table.code]))
+    services.table_start(host=seats["Ann"])
+    watcher = new_client()
+    watcher.get(watch_link(clients["Ann"], table.code))
+    seen: set[str] = set()
+    for step in range(400):
+        table.refresh_from_db()
+        if table.stage != "playing":
+            break
+        phase = game_of(table.state).state.phase
+        where = f"{phase.kind} {phase.number}"
+        if where not in seen:  # each phase's pages once, for every seat and the watcher
+            seen.add(where)
+            for name in seats:
+                reading.page(f"{where} {name}", clients[name], reverse("table", args=[table.code]))
+            reading.page(f"{where} watcher", watcher, reverse("table", args=[table.code]))
+        moved = False
+        for name in rng.sample(list(seats), len(seats)):
+            seat = Seat.objects.get(pk=seats[name].pk)
+            found = fields_for(table, seat, rng)
+            if found is None:
+                continue
+            kind, fields = found
+            if step % 3 == 0:  # now and then, a refusal first: a form naming nobody
+                wrong = {key: ["0"] for key in fields} or {"target": ["0"]}
+                answer = clients[name].post(
+                    reverse("move", args=[table.code, kind]), wrong, HTTP_HX_REQUEST="1"
+                )
+                reading.read(f"{where} refusal {name} {kind}", answer.content.decode())
+            answer = clients[name].post(
+                reverse("move", args=[table.code, kind]), fields, HTTP_HX_REQUEST="1"
+            )
+            reading.read(f"{where} answer {name} {kind}", answer.content.decode())
+            moved = moved or answer.status_code == 200
+            table.refresh_from_db()
+            if table.stage != "playing":
+                break
+        if not moved:
+            services.table_move_on(table=table)
+    for name in ("Ann", "Ben"):
+        reading.page(f"end {name}", clients[name], reverse("table", args=[table.code]))
+    reading.page("end watcher", watcher, reverse("table", args=[table.code]))
+    reading.notes(table)
+    reading.check()
+
+
+def test_table_mode_pages() -> None:
+    reading = Reading([])
+    client = new_client()
+    reading.page("table mode", client, reverse("table_home"))
+    reading.page("narrator set-up", client, reverse("narrator"))
+    body = reading.page("moderator set-up", client, reverse("moderate"))
+    assert "form" in body
+    reading.check()
+
+
+def test_the_moderators_assistant_through_a_night_and_a_day() -> None:
+    """Table mode's multi-night moderator (rules/004 at a table): set-up, night calls, the
+    seer's answer, the morning's read-out."""
+    mod = Moderator("classic", list(CLASSIC))
+    reading = Reading([mod.code, "Mo"])
+    reading.read("moderator lobby", mod.page())
+    mod.deal(CLASSIC)
+    reading.read("moderator night", mod.page())
+    reading.read("moderator kill", mod.night("Ann", "kill", "Fay"))
+    reading.read("moderator save", mod.night("Dan", "save", "no"))
+    mod.night("Dan", "poison", "")
+    reading.read("moderator seer", mod.night("Cat", "check", "Ann"))
+    reading.read("moderator dawn", mod.post("advance", {}))
+    reading.read("moderator day", mod.page())
+    reading.notes(mod.table)
+    reading.check()
+
+
+def test_the_check_itself_finds_an_unmarked_word() -> None:
+    """The pseudo-language leaves no plain letter in a marked message, and the reading sees
+    text, labels and confirmations."""
+    assert not re.search(r"[A-Za-z]", pseudo.pseudo("You are the Seer."))
+    assert pseudo.pseudo("%(name)s votes").startswith("%(name)s ")
+    page = '<p>Ŷóú</p><button data-confirm="End the day?">x</button><input placeholder="Name">'
+    assert pseudo.english_words(page) == ["End", "the", "day", "Name"]
