@@ -110,6 +110,9 @@ class Panel:
     progress: str = ""
     clock_label: str = ""
     attention: bool = False
+    # The phase's name in the reader's language, for the page's header (the one the table
+    # stores is in the site's); empty: the stored one.
+    phase_label: str = ""
 
 
 @dataclass(frozen=True, slots=True)

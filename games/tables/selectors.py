@@ -107,6 +107,7 @@ class TablePage:
     family_title: str
     ruleset_label: str
     panel: Panel
+    phase_label: str  # in the reader's language
     start_problem: str | None
     seat_limits: tuple[int, int]
     channels: tuple[ChannelView, ...]
@@ -190,6 +191,17 @@ def chat_lines(
     return [_line(line, me) for line in lines]
 
 
+def _phase_label(table: Table, panel: Panel) -> str:
+    """The phase's name in the reader's language: the family's, or the core's own stages'."""
+    if panel.phase_label:
+        return panel.phase_label
+    if table.stage == Stage.LOBBY:
+        return _("Lobby")
+    if table.stage == Stage.CANCELLED:
+        return _("Cancelled")
+    return table.phase_label
+
+
 def table_page(
     table: Table,
     me: Seat | None,
@@ -235,6 +247,7 @@ def table_page(
         family_title=_(str(family.title)),
         ruleset_label=_(str(family.rulesets.get(table.ruleset, table.ruleset))),
         panel=panel,
+        phase_label=_phase_label(table, panel),
         start_problem=family.start_problem(info) if in_lobby else None,
         seat_limits=family.seat_limits(table.ruleset),
         channels=views,

@@ -126,8 +126,12 @@ class _Reader(HTMLParser):
 
 
 _WORD = re.compile("[A-Za-z][A-Za-z'\u2019-]*[A-Za-z]|[A-Za-z]")
-# Not ours to translate: citations of the rule documents ("rules/002 s5.3") and web addresses.
-_NOT_WORDS = re.compile(r"rules/\d{3}|\bs\d+[a-z]?(?:\.\d+)*\b|https?://\S+|\b[A-Z0-9]{4,}\b")
+# Not ours to translate: citations of the rule documents, which name sections of English texts
+# ("rules/002 s5.3", "(004 II Witch)", "(001 night phase)"), web addresses and codes.
+_NOT_WORDS = re.compile(
+    r"\(\s*(?:00[0-4]|rules/)[^)]*\)|rules/\d{3}|\bs\d+[a-z]?(?:\.\d+)*\b|https?://\S+"
+    r"|\b[A-Z0-9]{4,}\b"
+)
 
 
 def english_words(body: str, allowed: Iterable[str] = ()) -> list[str]:

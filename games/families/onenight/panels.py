@@ -32,7 +32,7 @@ from .engine import (
     role_limits,
 )
 from .engine.messages import RoleMessage, night_report, role_message
-from .play import OneNightState
+from .play import LABELS, OneNightState
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,6 +389,7 @@ def panel(table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
         progress=_progress(OneNightState(table.state)),
         clock_label=_clock(view.phase),
         attention=attention,
+        phase_label=str(LABELS.get(view.phase, "")),
     )
 
 

@@ -43,6 +43,7 @@ from .engine.forms import Form, forms_for
 from .engine.night import current_victim
 from .engine.report import phase_reports
 from .engine.roles import Timing
+from .panels import FORM_TITLES
 from .play import _one as _field
 from .play import _send, game_of, label
 from .play import _target as _player
@@ -338,7 +339,8 @@ class ModeratorView:
     vote_rows: tuple[VoteRow, ...] = ()
     ballots: tuple[tuple[str, int, str], ...] = ()  # (voter, seat id, current target seat id)
     targets: tuple[Choice, ...] = ()
-    abilities: tuple[tuple[str, int, str, str, tuple[Choice, ...]], ...] = ()
+    # (player, seat id, ability key, its title, what it does, its targets)
+    abilities: tuple[tuple[str, int, str, str, str, tuple[Choice, ...]], ...] = ()
     accusing: bool = False
     call: tuple[str, str, str] | None = None  # an open execution call: accused, by, second
     awaited: tuple[str, str, tuple[Choice, ...]] | None = None
@@ -680,7 +682,8 @@ def moderator_view(table: TableInfo) -> ModeratorView:
             if form.kind == "day":
                 options = _choices(form, seats)
                 summary = names.text(form.summary)
-                abilities.append((player, seats[player], form.key, summary, options))
+                title = str(FORM_TITLES.get(form.key, form.key))
+                abilities.append((player, seats[player], form.key, title, summary, options))
     view["abilities"] = tuple(abilities)
     if state.call is not None:
         view["call"] = (state.call.accused, state.call.by, state.call.second)

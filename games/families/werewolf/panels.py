@@ -416,7 +416,9 @@ def panel(table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
         from .moderating import moderator_view
 
         mod = moderator_view(table)
-        return Panel("werewolf/moderator.html", {"mod": mod}, attention=False)
+        return Panel(
+            "werewolf/moderator.html", {"mod": mod}, attention=False, phase_label=_label(table)
+        )
     view = view_of(table, viewer)
     progress, clock = public_status(table)
     attention = bool(view.night or view.forms) and not view.done
@@ -426,7 +428,13 @@ def panel(table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
         progress=progress,
         clock_label=clock,
         attention=attention,
+        phase_label=_label(table),
     )
+
+
+def _label(table: TableInfo) -> str:
+    """The phase's name in the reader's language (the table stores it in the site's)."""
+    return label(game_of(table.state)) if table.stage == "playing" or table.stage == "over" else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -442,6 +450,36 @@ class RoleRow:
 
 
 @dataclass(frozen=True, slots=True)
+class RuleRow:
+    """A house rule of the lobby: its value and each choice as (value sent, words shown)."""
+
+    name: str
+    value: str
+    choices: tuple[tuple[str, str], ...]
+    section: str
+    summary: str
+
+    @property
+    def shown(self) -> str:
+        return next((label for value, label in self.choices if value == self.value), self.value)
+
+
+# The words shown for a house rule's choices; the values are the engine's (rulesets.py).
+CHOICE_LABELS = {
+    True: gettext_lazy("Yes"),
+    False: gettext_lazy("No"),
+    # Translators: rules/004's side victory, as the option's summary names it.
+    "side": pgettext_lazy("victory", "side"),
+    # Translators: rules/004's total victory, as the option's summary names it.
+    "total": pgettext_lazy("victory", "total"),
+}
+
+
+def _choice_label(choice: object) -> str:
+    return str(CHOICE_LABELS.get(choice, choice))  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True, slots=True)
 class LobbyView:
     ruleset: str
     ruleset_title: str
@@ -450,7 +488,7 @@ class LobbyView:
     total: int
     needed: int
     chosen: bool
-    rules: tuple[tuple[str, object, tuple[object, ...], str, str], ...]
+    rules: tuple[RuleRow, ...]
     pace: str
     minutes: tuple[tuple[str, str, int], ...]
     opens_with: str
@@ -493,10 +531,10 @@ def lobby(table: TableInfo, viewer: SeatInfo | None) -> Panel:
         needed=players,
         chosen=bool(table.options.get("roles")),
         rules=tuple(
-            (
+            RuleRow(
                 o.name,
-                chosen_rules.get(o.name, o.default),
-                o.choices,
+                str(chosen_rules.get(o.name, o.default)),
+                tuple((str(c), _choice_label(c)) for c in o.choices),
                 o.section,
                 names.text(o.summary),
             )
