@@ -385,10 +385,9 @@
     if (msg.note === true) {
       // The app's own note: no name, a mark and a box no player's line has.
       li.className = "note";
-      li.setAttribute("role", "note");
       const mark = document.createElement("span");
       mark.className = "note-mark";
-      mark.setAttribute("aria-label", log.dataset.noteLabel); // the page's words (channel.html)
+      mark.textContent = log.dataset.noteLabel; // the page's words (channel.html)
       li.append(mark, " ", text, " ", when);
     } else {
       li.className = "line" + (msg.mine ? " mine" : "");

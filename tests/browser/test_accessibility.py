@@ -16,6 +16,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
+from tests.werewolf.test_table_mode import CLASSIC
+
 from .live_server import LiveServer
 from .players import (
     OFFICIAL,
@@ -128,3 +130,36 @@ def test_a_werewolf_table_and_an_official_lobby_pass_axe(
     ann.get_by_role("button", name="Create the game").click()
     expect(ann.locator("#panel")).to_be_visible()
     audit(ann, "werewolf lobby", violations)
+
+
+def test_table_mode_passes_axe(
+    live_server: LiveServer, new_player_page: NewPlayerPage, violations: dict[str, str]
+) -> None:
+    """The moderator's assistant through a night and a morning, and the narrator, on a phone."""
+    url = live_server.url
+    page = new_player_page("Moderator", phone=True)
+    page.goto(f"{url}/at-the-table/")
+    page.get_by_role("link", name="Set up a moderated game").click()
+    page.get_by_label("The game").select_option("classic")
+    page.get_by_label("Players, one per line").fill("\n".join(CLASSIC))
+    page.get_by_role("button", name="Seat the players").click()
+    expect(page.locator("#deal")).to_be_visible()
+    audit(page, "moderator lobby", violations)
+    page.get_by_label("Who deals").select_option("cards")
+    page.get_by_role("button", name="Save the deal").click()
+    for name, role in CLASSIC.items():
+        page.get_by_label(f"{name}'s card").select_option(role)
+    page.get_by_role("button", name="Save the deal").click()
+    page.get_by_role("button", name="Deal and start the game").click()
+    expect(page.locator("#moderator")).to_be_visible()
+    audit(page, "moderator night", violations)
+    page.locator("#mod-call").get_by_role("button", name="Fay", exact=True).click()
+    expect(page.locator("#mod-call h2")).to_have_text("Dan (Witch)")
+    audit(page, "moderator witch", violations)
+    narrator = new_player_page("Narrator", phone=True)
+    narrator.goto(f"{url}/at-the-table/one-night/")
+    audit(narrator, "narrator set-up", violations)
+    narrator.get_by_label("Players, one per line, in seat order").fill("Ann\nBen\nCat")
+    narrator.get_by_role("button", name="Ready: show the night").click()
+    expect(narrator.locator("#narrator")).to_be_visible()
+    audit(narrator, "narrator", violations)

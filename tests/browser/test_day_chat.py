@@ -148,7 +148,7 @@ def test_day_chat_reconnect_and_deadline(
         # The app's note arrived over the socket as a note, not as a player's line.
         note = page.locator(".chat-log li", has_text="The day is over")
         expect(note).to_have_class("note")
-        expect(note).to_have_attribute("role", "note")
+        expect(note.locator(".note-mark")).to_have_text("Moderator")
         expect(note.locator(".who")).to_have_count(0)
     assert live_server.db.table(code)["phase"] == "voting"
     assert live_server.db.chat_texts(code, "The day is over%") == [DAY_OVER]

@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 
 from .live_server import GameDB, LiveServer
 from .players import NewPlayerPage, create_table, join_table
+from .test_accessibility import audit
 from .werewolf_pages import (
     choose,
     game,
@@ -94,6 +95,10 @@ def test_a_forum_game_from_the_deal_to_the_villages_win(
     watcher.goto(link)
     expect(watcher.locator("#watching")).to_be_visible()
     phase(watcher, "Night 1")
+    # Each kind of page passes axe-core's checks (tests/browser/test_accessibility.py).
+    barriers: dict[str, str] = {}
+    for name, page in (("pack", pages["Fay"]), ("protector", pages["Ann"]), ("watcher", watcher)):
+        audit(page, f"forum night ({name})", barriers)
 
     # Night 1: the pack talks and both pick Cat; the protector guards Cat; the seer looks at Fay.
     say(pages["Fay"], "pack", PACK_SECRET)
@@ -107,6 +112,7 @@ def test_a_forum_game_from_the_deal_to_the_villages_win(
         phase(page, "Day 1")
     expect(pages["Cat"].locator("#role-message")).not_to_contain_text("(dead)")
     expect(pages["Ben"].locator("#told")).to_contain_text("Fay")
+    audit(pages["Ben"], "forum day (seer)", barriers)
     never_shown([*others, watcher], PACK_SECRET)
 
     # Day 1: three for Dan, three for Eve, one for Ann: a tie, nobody is eliminated (001).
@@ -174,6 +180,8 @@ def test_a_forum_game_from_the_deal_to_the_villages_win(
     expect(reveal).to_contain_text("Fay: kill Cat")  # every night's choices
     # After the end everything may be known; before it, the pack's words never left the pack.
     assert game_db.chat_texts(code, PACK_SECRET) == [PACK_SECRET]
+    audit(pages["Cat"], "forum end", barriers)
+    assert not barriers, barriers
 
 
 SIX = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
