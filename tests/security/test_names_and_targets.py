@@ -262,7 +262,7 @@ def test_the_apps_own_notes_cannot_be_imitated_by_a_player() -> None:
     assert len(lines) == 2
     player, app = lines
     assert 'class="line"' in player and 'class="who"' in player and "note" not in player
-    assert 'class="note" role="note"' in app and 'class="note-mark"' in app
+    assert 'class="note"' in app and '<span class="note-mark">Moderator</span>' in app
     assert 'class="who"' not in app
 
 

@@ -162,9 +162,12 @@ class State:
 
 
 def who(state: State, player: str) -> str:
-    """A player as messages name them: "Ann (seer)" (the role's key, as the scenario format
-    names roles)."""
-    return f"{player} ({state.setup.roles[player].name})"
+    """A player as messages name them, with their role as players read it: "Ann (Seer)"."""
+    # Translators: a player named with their role in a refusal, e.g. "Ann (Seer)".
+    return _("%(player)s (%(role)s)") % {
+        "player": player,
+        "role": _(state.setup.roles[player].title),
+    }
 
 
 def refusal(state: State, player: str, message: str, **values: object) -> str:
