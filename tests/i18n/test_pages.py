@@ -30,12 +30,14 @@ from tests.factories import (
     client_for,
     deal_game,
     end_day,
+    fixed_shuffle,
     new_client,
     play_night,
     ring_votes,
 )
 from tests.i18n import pseudo
 from tests.werewolf.test_table_mode import CLASSIC, Moderator
+from tests.werewolf.test_table_play import NAMES as NAMES_9
 from tests.werewolf.test_table_play import fields_for, open_table
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_pseudo")]
@@ -155,13 +157,36 @@ def test_a_one_night_lobby_for_host_guest_and_newcomer() -> None:
     reading.check()
 
 
-@pytest.mark.parametrize("ruleset", ["forum", "oxford", "classic"])
-def test_a_werewolf_game_to_its_end(ruleset: str) -> None:
-    rng = random.Random(ruleset)
+# Line-ups of nine that together deal every role of each ruleset (dealt in seat order).
+LINE_UPS = {
+    "forum": {"werewolf": 2, "lunatic": 1, "seer": 1, "protector": 1, "villager": 4},
+    "oxford": {
+        "werewolf": 2, "dark_villager": 1, "wolfsbane": 1, "trapper": 1, "vigilante": 1,
+        "mayor": 1, "cultist": 1, "villager": 1,
+    },
+    "classic": {
+        "werewolf": 1, "wolf_beauty": 1, "white_wolf_king": 1, "wolf_king": 1, "seer": 1,
+        "witch": 1, "hunter": 1, "guardian": 1, "knight": 1,
+    },
+    "classic-others": {
+        "werewolf": 1, "hidden_wolf": 1, "wraith_rider": 1, "stone_ghost": 1, "idiot": 1,
+        "silencer": 1, "grave_keeper": 1, "villager": 2,
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("line_up", list(LINE_UPS))
+def test_a_werewolf_game_to_its_end(line_up: str) -> None:
+    ruleset = line_up.partition("-")[0]
+    rng = random.Random(line_up)
     reading = Reading([])
     first = new_client()
     reading.page("roles", first, reverse("werewolf_roles", args=[ruleset]))
-    table, seats = open_table(ruleset)
+    table, seats = open_table(ruleset, players=len(NAMES_9))
+    services.options_set(
+        host=seats["Ann"],
+        fields={f"count_{role}": [str(n)] for role, n in LINE_UPS[line_up].items()},
+    )
     reading.allowed.append(table.code)
     clients = {}
     for name, seat in seats.items():
@@ -170,7 +195,12 @@ def test_a_werewolf_game_to_its_end(ruleset: str) -> None:
         clients[name] = client
     reading.page("lobby host", clients["Ann"], reverse("table", args=[table.code]))
     reading.page("lobby guest", clients["Ben"], reverse("table", args=[table.code]))
-    services.table_start(host=seats["Ann"])
+    with fixed_shuffle():
+        services.table_start(host=seats["Ann"])
+    table.refresh_from_db()
+    assert sorted(game_of(table.state).setup.roles[n].name for n in seats) == sorted(
+        role for role, n in LINE_UPS[line_up].items() for _each in range(n)
+    )
     watcher = new_client()
     watcher.get(watch_link(clients["Ann"], table.code))
     seen: set[str] = set()

@@ -78,8 +78,9 @@ def role(key: str) -> str:
 
 
 def appearance(key: str) -> str:
-    """What an investigator learns ("werewolf", "villager", "good")."""
-    return _known(APPEARANCES, key)
+    """What an investigator learns: how a player shows ("werewolf", "good"), or a role for a
+    role-seeing power (rules/004's stone ghost learns roles: "grave keeper")."""
+    return _known(APPEARANCES if key in APPEARANCES else ROLES, key)
 
 
 def title(card: Role) -> str:
