@@ -9,6 +9,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # Browsers and crawlers ask for /favicon.ico whatever the page says: the app's icon.
     path("favicon.ico", favicon),
+    # Django's own language switch (docs/i18n.md): the footer's form, where there is a choice.
+    path("i18n/", include("django.conf.urls.i18n")),
     path("", include("games.tables.urls")),
     path("werewolf/", include("games.families.werewolf.urls")),
     path("one-night/", include("games.families.onenight.urls")),

@@ -100,3 +100,21 @@ async def test_each_socket_is_pushed_its_own_language(
         )
     )()
     assert notes and all(ENGLISH_WORD.search(text) for text in notes)
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("site_in_english")
+def test_a_reader_chooses_another_language_in_the_footer() -> None:
+    """Where more than one language is offered, every page's footer switches it (Django's
+    set_language: a cookie, which the pages and the socket read)."""
+    browser = new_client()
+    home = browser.get(reverse("home")).content.decode()
+    assert 'name="language"' in home and f'value="{pseudo.CODE}"' in home
+    answer = browser.post(reverse("set_language"), {"language": pseudo.CODE, "next": "/"})
+    assert answer.status_code == 302
+    assert pseudo.pseudo("Create the game") in browser.get(reverse("home")).content.decode()
+
+
+@pytest.mark.django_db
+def test_with_one_language_there_is_no_switch() -> None:
+    assert 'name="language"' not in new_client().get(reverse("home")).content.decode()
