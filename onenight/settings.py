@@ -262,9 +262,10 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 
 
 def translated_languages(locale: Path) -> list[tuple[str, str]]:
-    """(code, name) of each language with a catalogue in `locale` (e.g. locale/fr/LC_MESSAGES)."""
+    """(code, name) of each language with a catalogue in `locale` (e.g. locale/fr/LC_MESSAGES),
+    the name in the language itself ("Français"), as a reader looks for their own."""
     codes = [to_language(folder.parent.name) for folder in sorted(locale.glob("*/LC_MESSAGES"))]
-    return [(code, LANG_INFO.get(code, {}).get("name", code)) for code in codes]
+    return [(code, LANG_INFO.get(code, {}).get("name_local", code)) for code in codes]
 
 
 LANGUAGES = [("en-gb", "English"), *translated_languages(LOCALE_PATHS[0])]

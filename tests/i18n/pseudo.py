@@ -30,8 +30,13 @@ SOURCES = ("games", "templates", "onenight")
 _PLAIN = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _ACCENTED = "áƀćďéƒǧĥíĵķĺḿńóṕʠŕśţúṽŵẋýźÁƁĆĎÉƑǦĤÍĴĶĹḾŃÓṔɊŔŚŢÚṼŴẊÝŹ"
 _SWAP = str.maketrans(_PLAIN, _ACCENTED)
-# Kept as they are: printf placeholders, {names}, HTML tags and entities.
-_KEEP = re.compile(r"%\([^)]*\)[-#0 +]*\d*(?:\.\d+)?[sdifr]|%[sdifr%]|\{[^{}]*\}|<[^>]*>|&#?\w+;")
+# Kept as they are: printf placeholders, {names}, HTML tags and entities, and a command in
+# <code> (typed as it is). Only the tags our messages hold: a "<player>" or "<code>" in a chat
+# command's help is words, to be translated.
+_TAGS = r"<code>[^<]*</code>|</?(?:a|abbr|b|br|em|i|kbd|p|small|span|strong)\b[^<>]*>"
+_KEEP = re.compile(
+    r"%\([^)]*\)[-#0 +]*\d*(?:\.\d+)?[sdifr]|%[sdifr%]|\{[^{}]*\}|" + _TAGS + r"|&#?\w+;"
+)
 
 
 def pseudo(message: str) -> str:
@@ -98,16 +103,29 @@ _READ_ATTRIBUTES = {"title", "alt", "placeholder", "aria-label", "data-confirm",
 _BUTTON_INPUTS = {"submit", "button", "reset"}
 
 
+# Not read: scripts, styles, drawings, a command as typed (<code>), and what the page marks as
+# not to be translated (HTML's translate="no": a language's own name, a citation).
+_UNREAD = {"script", "style", "svg", "code"}
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
+
+
 class _Reader(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.texts: list[str] = []
-        self._skip = 0
+        self._open: list[tuple[str, bool]] = []  # each open element, and whether it is unread
+
+    @property
+    def _skip(self) -> bool:
+        return any(unread for _tag, unread in self._open)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = dict(attrs)
-        if tag in {"script", "style", "svg"}:
-            self._skip += 1
+        unread = tag in _UNREAD or found.get("translate") == "no"
+        if tag not in _VOID:
+            self._open.append((tag, unread))
+        if unread or self._skip:
+            return
         if tag == "meta" and found.get("name") not in {"description"}:
             return
         for name, value in attrs:
@@ -117,8 +135,11 @@ class _Reader(HTMLParser):
             self.texts.append(str(found["value"]))
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in {"script", "style", "svg"} and self._skip:
-            self._skip -= 1
+        # Up to the element it closes (some, such as <li> and <p>, are closed implicitly).
+        for index in range(len(self._open) - 1, -1, -1):
+            if self._open[index][0] == tag:
+                del self._open[index:]
+                break
 
     def handle_data(self, data: str) -> None:
         if not self._skip:

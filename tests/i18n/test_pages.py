@@ -118,8 +118,11 @@ def _one_night(reading: Reading, table: TestTable, watcher: Client | None) -> No
     [("house", TWELVE), ("official", OFFICIAL_FIVE)],
     ids=["house", "official"],
 )
-def test_a_one_night_game_in_every_phase(ruleset: str, cards: dict[str, str]) -> None:
-    reading = Reading([])
+def test_a_one_night_game_in_every_phase(
+    ruleset: str, cards: dict[str, str], settings: object
+) -> None:
+    settings.DISCORD_BOT_NAME = "Narrabot"  # type: ignore[attr-defined]  # the !link box too
+    reading = Reading(["Narrabot"])
     host = new_client()
     reading.page("home", host, reverse("home"))
     # The rules phrase is quoted from rules/000 and typed letter for letter: never translated.
@@ -284,3 +287,17 @@ def test_the_check_itself_finds_an_unmarked_word() -> None:
     assert pseudo.pseudo("%(name)s votes").startswith("%(name)s ")
     page = '<p>Ŷóú</p><button data-confirm="End the day?">x</button><input placeholder="Name">'
     assert pseudo.english_words(page) == ["End", "the", "day", "Name"]
+
+
+def test_the_pseudo_language_keeps_markup_and_commands() -> None:
+    assert pseudo.pseudo("Take <code>!target</code> <strong>now</strong>") == (
+        "Ţáķé <code>!target</code> <strong>ńóŵ</strong>"
+    )
+    assert pseudo.pseudo("`!link <game id> <code>`") == "`!ĺíńķ <ǧáḿé íď> <ćóďé>`"
+
+
+def test_the_reading_skips_commands_and_what_is_marked_not_to_translate() -> None:
+    page = (
+        '<ul><li>Ŷóú <code>!vote</code><li><option translate="no">English</option></ul><p>Left</p>'
+    )
+    assert pseudo.english_words(page) == ["Left"]
