@@ -28,7 +28,10 @@
       error.focus({ preventScroll: true });
     }
     const label = document.getElementById("phase-label");
-    if (label && panel.dataset.phaseLabel) label.textContent = panel.dataset.phaseLabel;
+    if (label && panel.dataset.phaseLabel) {
+      if (label.textContent !== panel.dataset.phaseLabel) announce(panel.dataset.phaseLabel);
+      label.textContent = panel.dataset.phaseLabel;
+    }
     markTitle(panel.dataset.attention === "yes");
     holdBusy(panel);
     showShareButtons(panel);
@@ -266,6 +269,21 @@
   const icon = document.getElementById("favicon");
   const plainIcon = icon ? icon.getAttribute("href") : "";
   let wanted = false; // whether the page already called for this seat's attention
+  // A screen reader hears the page move on in a few words (#announce, a live region): the new
+  // phase and, when the game newly needs this seat, the call. The panel is no live region: it
+  // would read the whole panel again at every push. Words said in one redraw are said together.
+  const announcer = document.getElementById("announce");
+  let toAnnounce = [];
+  function announce(text) {
+    if (!announcer || !loaded || !text) return;
+    toAnnounce.push(text);
+    if (toAnnounce.length > 1) return;
+    setTimeout(function () {
+      announcer.textContent = toAnnounce.join(". ");
+      toAnnounce = [];
+    }, 0);
+  }
+
   function markTitle(attention) {
     document.title = attention ? "(!) " + title : title; // a mark, not a word: nothing to translate
     if (icon && icon.dataset.attention) {
@@ -281,6 +299,7 @@
   let loaded = false;
   function callForAttention() {
     if (!loaded) return;
+    if (announcer) announce(announcer.dataset.sayTurn);
     if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
     if (soundOn()) beep();
     table.dataset.called = String(Number(table.dataset.called || 0) + 1);

@@ -86,9 +86,14 @@ def test_a_one_night_game_on_phones_passes_axe(
         in_phase(page, "Night")
         page.get_by_role("button", name="No action: I'm ready").click()
     in_phase(ann, "Day")
+    # A screen reader hears the new phase in a few words, not the whole panel again.
+    expect(ann.locator("#announce")).to_have_text("Day")
+    expect(ann.locator("#panel")).not_to_have_attribute("aria-live", "polite")
     audit(ann, "day", violations)
     ann.get_by_role("button", name="End the day now").click()
     in_phase(ann, "Voting")
+    # ...and, when the game newly needs the player, the call with it.
+    expect(ann.locator("#announce")).to_have_text("Voting. The game needs you.")
     audit(ann, "voting", violations)
     for page, target in ((ann, "Ben"), (ben, "Cat"), (cat, "Ann")):
         in_phase(page, "Voting")
