@@ -43,7 +43,7 @@ from .engine.forms import Form, forms_for
 from .engine.night import current_victim
 from .engine.report import phase_reports
 from .engine.roles import Timing
-from .panels import FORM_TITLES
+from .panels import FORM_TITLES, awaited_phrase
 from .play import _one as _field
 from .play import _send, game_of, label
 from .play import _target as _player
@@ -83,14 +83,6 @@ TONIGHT = {
     "trap": gettext_lazy("tonight: trap %(player)s"),
     "protect": gettext_lazy("tonight: protect %(player)s"),
     "guard": gettext_lazy("tonight: guard %(player)s"),
-}
-# A decision the game waits for, as the moderator's screen names it.
-AWAITED = {
-    # Translators: a dead hunter's (or werewolf king's) shot that the game waits for.
-    "shoot": gettext_lazy("%(player)s's shot"),
-    # Translators: the badge a dying sheriff passes on (rules/004).
-    "badge": gettext_lazy("%(player)s's badge"),
-    "tie_break": gettext_lazy("%(player)s's tie break"),
 }
 
 
@@ -633,13 +625,7 @@ def moderator_view(table: TableInfo) -> ModeratorView:
     if awaited is not None:
         form = next(iter(forms_for(state, awaited.player)), None)
         options = _choices(form, seats) if form is not None else ()
-        if awaited.kind in AWAITED:
-            what = str(AWAITED[awaited.kind]) % {"player": awaited.player}
-        else:
-            what = _("%(player)s's %(what)s") % {
-                "player": awaited.player,
-                "what": awaited.kind.replace("_", " "),
-            }
+        what = awaited_phrase(awaited.player, awaited.kind)
         view["awaited"] = (what, awaited.player, options)
         view["read_out"], view["tell"] = _read_out(game, awaited=True)
         return ModeratorView(**view)
