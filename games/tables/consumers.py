@@ -33,7 +33,7 @@ CLOSE_NOT_SEATED = 4403  # the page stops retrying and reloads
 
 def _query(scope: dict[str, Any], name: str) -> str:
     for part in scope.get("query_string", b"").decode("latin-1").split("&"):
-        key, _, value = part.partition("=")
+        key, _equals, value = part.partition("=")
         if key == name and value.isascii() and value.isdigit():
             return value[:20]
     return ""

@@ -22,6 +22,8 @@ import unicodedata
 from collections.abc import Iterable
 from functools import cache
 
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 MODERATOR = "Moderator"  # the app's own voice in the chat
@@ -142,9 +144,20 @@ def reads_as(name: str, words: Iterable[str]) -> bool:
     return bool(parts) and all(name_keys(w) & keys for w in parts)
 
 
+def _moderator_names() -> set[str]:
+    """ "Moderator", the mark on the app's notes, in every language the site offers."""
+    names = {MODERATOR}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            names.add(_("Moderator"))
+    return names
+
+
 def reads_as_moderator(name: str) -> bool:
-    """True if the name holds something that reads as "Moderator", the app's own voice."""
-    return any(m in key for m in name_keys(MODERATOR) for key in name_keys(name))
+    """True if the name holds something that reads as "Moderator", the app's own voice, in any
+    language the site offers (a reader in another language sees the notes' mark in theirs)."""
+    marks = {m for word in _moderator_names() for m in name_keys(word)}
+    return any(m in key for m in marks for key in name_keys(name))
 
 
 def clean_name(name: object, reserved: Iterable[str] = ()) -> str:

@@ -278,10 +278,11 @@
     if (!announcer || !loaded || !text) return;
     toAnnounce.push(text);
     if (toAnnounce.length > 1) return;
+    announcer.textContent = ""; // emptied first, so the same words are heard again
     setTimeout(function () {
-      announcer.textContent = toAnnounce.join(". ");
+      announcer.textContent = toAnnounce.join(announcer.dataset.sayJoin || " ");
       toAnnounce = [];
-    }, 0);
+    }, 50);
   }
 
   function markTitle(attention) {

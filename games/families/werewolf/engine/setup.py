@@ -292,11 +292,13 @@ def _check_crossbows(
             raise SetupError(f'{shown(p)} in "crossbows" is not a player.')
         if dealt[p].side != "werewolves":
             message = _(
-                # Translators: %(player)s is "Ann (seer)": the player and their role's key word.
+                # Translators: %(player)s is "Ann (Seer)": the player and their role.
                 "%(player)s cannot be given a crossbow: Fate gives them only to werewolves or "
                 "the dark villager (003 Werewolf Vigilante, Dark Villager)."
             )
-            raise SetupError(message % {"player": f"{p} ({dealt[p].name})"})
+            # Translators: a player named with their role in a refusal, e.g. "Ann (Seer)".
+            player = _("%(player)s (%(role)s)") % {"player": p, "role": _(dealt[p].title)}
+            raise SetupError(message % {"player": player})
     if len(set(value)) != len(value):
         raise SetupError('A player is listed twice in "crossbows".')
     return frozenset(value)
