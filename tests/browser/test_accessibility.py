@@ -30,6 +30,8 @@ from .players import (
     seat_table,
     start_game,
 )
+from .test_table_mode_werewolf import _enter_cards as enter_cards
+from .test_table_mode_werewolf import _open as open_moderated
 
 AXE = Axe()
 # The WCAG 2.1 A and AA rules and axe's best practices (headings, landmarks, regions).
@@ -143,20 +145,9 @@ def test_table_mode_passes_axe(
     """The moderator's assistant through a night and a morning, and the narrator, on a phone."""
     url = live_server.url
     page = new_player_page("Moderator", phone=True)
-    page.goto(f"{url}/at-the-table/")
-    page.get_by_role("link", name="Set up a moderated game").click()
-    page.get_by_label("The game").select_option("classic")
-    page.get_by_label("Players, one per line").fill("\n".join(CLASSIC))
-    page.get_by_role("button", name="Seat the players").click()
-    expect(page.locator("#deal")).to_be_visible()
+    open_moderated(page, url, "classic", list(CLASSIC))
     audit(page, "moderator lobby", violations)
-    page.get_by_label("Who deals").select_option("cards")
-    page.get_by_role("button", name="Save the deal").click()
-    for name, role in CLASSIC.items():
-        page.get_by_label(f"{name}'s card").select_option(role)
-    page.get_by_role("button", name="Save the deal").click()
-    page.get_by_role("button", name="Deal and start the game").click()
-    expect(page.locator("#moderator")).to_be_visible()
+    enter_cards(page, CLASSIC)
     audit(page, "moderator night", violations)
     page.locator("#mod-call").get_by_role("button", name="Fay", exact=True).click()
     expect(page.locator("#mod-call h2")).to_have_text("Dan (Witch)")
