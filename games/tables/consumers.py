@@ -24,7 +24,7 @@ from games.tables.models import Seat, Table
 from games.tables.push import channel_group, table_group
 from games.tables.selectors import chat_lines, readable_channels, table_page
 from games.tables.views import TABLE_CODE, seat_of
-from games.tables.watching import is_watching
+from games.tables.watching import may_watch
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +75,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         session = self.scope.get("session") or {}
         seat = seat_of(session, table)
         if seat is None:
-            return (table.pk, None) if is_watching(session, table.code) else None
+            return (table.pk, None) if may_watch(session, table) else None
         self._seen(seat.pk)
         return table.pk, seat.pk
 
@@ -148,6 +148,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             each.table = table
         seat = next((s for s in seats if s.pk == self.seat_id), None)
         if seat is None and self.seat_id is not None:
+            return None
+        # A watcher's watch is checked again at every frame: the lobby's link stops at the deal
+        # where watchers read what the living may not (games/tables/watching.py, rule 3).
+        if self.seat_id is None and not may_watch(self.scope.get("session") or {}, table, seats):
             return None
         frame: dict[str, Any] = {"version": table.version}
         channels = readable_channels(table, seat, seats)

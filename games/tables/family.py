@@ -201,6 +201,8 @@ class Family(Protocol):
 
     # Optional: `takes_back_end(table, kind) -> bool`, whether a move of `kind` may take back
     # the end of a finished game (table mode's undo of a mis-tap that ended it).
+    # Optional: `players_have_screens(table) -> bool`, False when the host's screen plays for
+    # every seat (table mode): no seat then has a screen of its own to get back.
 
 
 _FAMILIES: dict[str, Family] = {}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from types import MappingProxyType
 
-from games.tables.family import SeatInfo, TableInfo
+from games.tables.family import SeatInfo, TableInfo, family_named
 from games.tables.models import Seat, Table
 
 
@@ -32,3 +32,11 @@ def table_info(table: Table, seats: Iterable[Seat] | None = None) -> TableInfo:
         state=table.state,
         seats=tuple(seat_info(s) for s in rows),
     )
+
+
+def players_have_screens(table: Table) -> bool:
+    """Whether each player plays on a screen of their own: not in a game moderated at a table,
+    where the host's screen plays for everyone (the family's optional
+    `players_have_screens(table)`; True when it has none)."""
+    have = getattr(family_named(table.family), "players_have_screens", None)
+    return have is None or bool(have(table_info(table)))

@@ -8,15 +8,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games.tables.family import Channel, Panel, family_named
 from games.tables.models import ChatLine, Seat, Stage, Table
-from games.tables.reads import seat_info, table_info
-from games.tables.watching import watch_key
+from games.tables.reads import players_have_screens, seat_info, table_info
+from games.tables.watching import shows_watch_link, watch_path
 
 # Lines of each channel a page (or a reconnecting socket) receives: a 30-minute day of a lively
 # table.
@@ -113,6 +112,11 @@ class TablePage:
     channels: tuple[ChannelView, ...]
     now: datetime
     next_table_code: str | None = None
+    # The table's watch link, on the host's page while the watcher rules let it be shown
+    # (games/tables/watching.py); None on every other page.
+    watch_path: str | None = None
+    # Whether the host's page offers to show a player's seat code (games/tables/seat_codes.py).
+    gives_seats_back: bool = False
 
     @property
     def is_host(self) -> bool:
@@ -122,11 +126,6 @@ class TablePage:
     def rules_path(self) -> str:
         """The ruleset's rules page and role cards (its family's)."""
         return family_named(self.table.family).rules_path(self.table.ruleset)
-
-    @property
-    def watch_path(self) -> str:
-        """The table's watch link (for the host to hand out)."""
-        return reverse("watch", args=[self.table.code, watch_key(self.table.code)])
 
     @property
     def status(self) -> TableStatus:
@@ -253,4 +252,12 @@ def table_page(
         channels=views,
         now=now,
         next_table_code=next_code,
+        watch_path=watch_path(table) if shows_watch_link(table, me, seats) else None,
+        gives_seats_back=(
+            me is not None
+            and me.is_host
+            and not table.ended
+            and len(seats) > 1
+            and players_have_screens(table)
+        ),
     )

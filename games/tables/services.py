@@ -33,7 +33,7 @@ from games.tables.family import (
 )
 from games.tables.models import ChatLine, Move, Seat, SeatTaken, Stage, Table
 from games.tables.names import RefusedName, clashing_name, clean_name
-from games.tables.reads import seat_info, table_info
+from games.tables.reads import players_have_screens, seat_info, table_info
 
 TABLE_LOCKED = gettext_lazy(
     "The host has locked this table: no new players can join. Ask the host to unlock it if you"
@@ -527,6 +527,51 @@ def host_pass_if_gone(*, seat: Seat, now: datetime | None = None) -> bool:
         ),
     )
     return True
+
+
+@transaction.atomic
+def seat_code_show(*, host: Seat, seat_id: int) -> Seat:
+    """The host shows another player's seat code (games/tables/seat_codes.py), for a player
+    whose browser lost their seat to take it back on another screen. The table's chat says so
+    each time, so a host who took a player's seat could not do it unseen. Returns the seat."""
+    table = _host_of(host)
+    if table.ended:
+        raise WrongStageError(_("This game is over."))
+    if not players_have_screens(table):
+        raise ServiceError(
+            _(
+                "At this table the moderator's screen plays for everyone: there is no seat to"
+                " give back."
+            )
+        )
+    seat = table.seats.filter(pk=seat_id).first()
+    if seat is None or seat.pk == host.pk:
+        raise ServiceError(_("Choose another player at this table."))
+    seat.table = table
+    with language.shared():
+        _note(
+            table,
+            _(
+                "The host is showing %(player)s's seat code, for %(player)s to take their seat"
+                " back on another screen."
+            )
+            % {"player": seat.name},
+        )
+    return seat
+
+
+@transaction.atomic
+def seat_taken_back(*, seat: Seat) -> None:
+    """A browser took `seat` by its seat code: the table's chat says so, so that the player
+    would notice if it was not them."""
+    table = _locked(seat.table_id)
+    current = _seat_at(table, seat.pk)
+    with language.shared():
+        _note(
+            table,
+            _("%(player)s's seat was opened on another screen with its seat code.")
+            % {"player": current.name},
+        )
 
 
 @transaction.atomic

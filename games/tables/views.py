@@ -27,14 +27,20 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games.tables import services
+from games.tables import seat_codes, services
 from games.tables.family import family_named
 from games.tables.forms import CreateTableForm, JoinCodeForm, JoinForm, game_title
 from games.tables.models import Seat, Stage, Table
 from games.tables.reads import table_info
 from games.tables.selectors import table_page
 from games.tables.services import ServiceError
-from games.tables.watching import is_watching, key_matches, remember_watching
+from games.tables.watching import (
+    key_holds,
+    may_watch,
+    remember_watching,
+    watch_link_open,
+    which_key,
+)
 
 SESSION_SEATS = "seats"
 # Seats a browser's session keeps, the most recently taken: far more games than anyone plays at
@@ -109,6 +115,8 @@ def _no_table(request: HttpRequest) -> HttpResponse:
 
 
 def _not_seated(request: HttpRequest, table: Table) -> HttpResponse:
+    """The answer to a browser without a seat (and not watching): in the lobby, take a seat;
+    later, the page that says how to get a seat back or watch."""
     if table.stage == Stage.LOBBY:
         return message_page(
             request,
@@ -116,15 +124,23 @@ def _not_seated(request: HttpRequest, table: Table) -> HttpResponse:
             _("Take a seat first: open the game's invite link and type your name."),
             403,
         )
-    return message_page(
-        request,
-        _("You are not in this game"),
-        _(
-            "This game has already started and you do not have a seat in it. If you are a"
-            " player, open your private rejoin link."
-        ),
-        403,
-    )
+    return _seat_back_page(request, table, status=403)
+
+
+def _seat_back_page(
+    request: HttpRequest, table: Table, *, error: str | None = None, status: int = 200
+) -> HttpResponse:
+    """How a player gets their seat back (the host shows its code; typed here) and whether the
+    host may hand out a watch link now (the watcher rules, games/tables/watching.py)."""
+    context = {
+        "table": table,
+        "error": error,
+        "ended": table.ended,
+        "screens": services.players_have_screens(table),
+        "watching_open": watch_link_open(table),
+        "minutes": seat_codes.WINDOW_MINUTES,
+    }
+    return render(request, "tables/not_seated.html", context, status=status)
 
 
 def render_page(
@@ -276,6 +292,65 @@ def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
     return redirect("table", code=table.code)
 
 
+def _take_back(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """Put `seat`, found by its seat code, in this browser's session, unless the browser holds
+    another seat at the table (a host scanning a player's code keeps the host's seat)."""
+    held = _session_token(request.session, seat.table.code)
+    if held is not None and held != seat.token:
+        return message_page(
+            request,
+            _("You already have a seat here"),
+            _(
+                "This browser already holds a seat at this game. Scan the code with the phone"
+                " of the player whose seat it is."
+            ),
+            409,
+        )
+    if held is None:
+        services.seat_taken_back(seat=seat)
+    remember_seat(request, seat)
+    return redirect("table", code=seat.table.code)
+
+
+@require_http_methods(["GET", "POST"])
+def seat_back(request: HttpRequest, code: str) -> HttpResponse:
+    """A player types the seat code the host's screen shows (games/tables/seat_codes.py)."""
+    table, seat = _table_and_seat(request, code)
+    if table is None:
+        return _no_table(request)
+    if seat is not None:
+        return redirect("table", code=table.code)
+    if request.method == "GET":
+        return _seat_back_page(request, table)
+    found = seat_codes.seat_with_code(table, request.POST.get("seat_code", ""))
+    if found is None:
+        error = _(
+            "That code does not open a seat at this game. Ask the host to show it again: a code"
+            " works for %(minutes)d minutes."
+        ) % {"minutes": seat_codes.WINDOW_MINUTES}
+        return _seat_back_page(request, table, error=error, status=400)
+    return _take_back(request, found)
+
+
+@require_GET
+def seat_back_link(request: HttpRequest, code: str, key: str) -> HttpResponse:
+    """The link the host's QR code carries: the seat code in the path."""
+    table = find_table(code)
+    found = seat_codes.seat_with_code(table, key) if table is not None else None
+    if found is None:
+        return message_page(
+            request,
+            _("Seat code not recognised"),
+            _(
+                "This seat code does not open a seat: a code works for %(minutes)d minutes after"
+                " the host shows it. Ask the host to show it again."
+            )
+            % {"minutes": seat_codes.WINDOW_MINUTES},
+            404,
+        )
+    return _take_back(request, found)
+
+
 # --- The table page ---------------------------------------------------------------------------
 
 
@@ -285,7 +360,7 @@ def table_view(request: HttpRequest, code: str) -> HttpResponse:
     if table is None:
         return _no_table(request)
     if seat is None:
-        if is_watching(request.session, table.code):
+        if may_watch(request.session, table):
             return render_page(request, None, table=table)
         if table.stage == Stage.LOBBY:
             return redirect("join", code=table.code)
@@ -300,17 +375,31 @@ def table_view(request: HttpRequest, code: str) -> HttpResponse:
 @require_GET
 def watch(request: HttpRequest, code: str, key: str) -> HttpResponse:
     """A watch link: this browser follows the table without a seat (games/tables/watching.py).
-    A player at the table who opens it stays that player."""
+    A player at the table who opens it stays that player; the lobby's link opens a dealt game
+    only where watchers read nothing the players may not."""
     table = find_table(code)
-    if table is None or not key_matches(table.code, key):
+    which = which_key(table.code, key) if table is not None else None
+    if table is None or which is None:
         return message_page(
             request,
             _("Not a watch link"),
             _("This watch link is not right. Ask the game's host for it again."),
             404,
         )
-    if _session_token(request.session, table.code) is None:
-        remember_watching(request.session, table.code)
+    if _session_token(request.session, table.code) is not None:
+        return redirect("table", code=table.code)
+    if not key_holds(table, which):
+        return message_page(
+            request,
+            _("This watch link has expired"),
+            _(
+                "This link was for the game's lobby. Now that the cards are dealt, spectators"
+                " here read what the living players may not, so it opens nothing more; the host"
+                " can hand out the game's own watch link once their seat may read the same."
+            ),
+            410,
+        )
+    remember_watching(request.session, table.code, which)
     return redirect("table", code=table.code)
 
 
@@ -321,7 +410,7 @@ def panel(request: HttpRequest, code: str) -> HttpResponse:
     table, seat = _table_and_seat(request, code)
     if table is None:
         return _no_table(request)
-    watcher = seat is None and is_watching(request.session, table.code)
+    watcher = seat is None and may_watch(request.session, table)
     if seat is None and not watcher:
         return _not_seated(request, table)
     shown = request.GET.get("version", "")
@@ -380,6 +469,25 @@ def hand_over(request: HttpRequest, seat: Seat) -> None:
     raw = request.POST.get("seat", "")
     seat_id = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else 0
     services.host_hand_over(host=seat, seat_id=seat_id)
+
+
+@seat_post
+def seat_code(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """The host shows a player's seat code and its QR code, on a page of its own (a plain
+    form: the code is not in any panel a push would redraw)."""
+    raw = request.POST.get("seat", "")
+    seat_id = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else 0
+    shown = services.seat_code_show(host=seat, seat_id=seat_id)
+    code = seat_codes.seat_code(shown, shown.table)
+    path = reverse("seat_back_link", args=[shown.table.code, code])
+    context = {
+        "table": shown.table,
+        "player": shown.name,
+        "code": seat_codes.readable(code),
+        "link": f"{request.scheme}://{request.get_host()}{path}",
+        "minutes": seat_codes.WINDOW_MINUTES,
+    }
+    return render(request, "tables/seat_code.html", context)
 
 
 @seat_post

@@ -21,6 +21,7 @@ from games.families.onenight.options import RULES_PHRASE
 from games.families.werewolf.play import game_of
 from games.tables import services
 from games.tables.models import ChatLine, Seat, Table
+from games.tables.watching import watch_path
 from tests.factories import (
     NAMES,
     OFFICIAL_FIVE,
@@ -106,6 +107,14 @@ def _one_night(reading: Reading, table: TestTable, watcher: Client | None) -> No
         reverse("chat", args=[code]), {"text": [""], "channel": ["public"]}, HTTP_HX_REQUEST="1"
     )
     reading.read("empty chat line", answer.content.decode())
+    # A lost seat: the page of a browser without one, the host's seat code, a wrong code.
+    stranger = new_client()
+    reading.page("not seated", stranger, reverse("table", args=[code]), status=403)
+    player = str(table.seat(table.names[1]).pk)
+    shown = clients[table.names[0]].post(reverse("seat_code", args=[code]), {"seat": [player]})
+    reading.read("seat code", shown.content.decode())
+    wrong = stranger.post(reverse("seat_back", args=[code]), {"seat_code": ["ZZZZ ZZZZ"]})
+    reading.read("seat code refused", wrong.content.decode())
     end_day(table)
     look("voting")
     cast_votes(table, ring_votes(table))
@@ -205,7 +214,9 @@ def test_a_werewolf_game_to_its_end(line_up: str) -> None:
         role for role, n in LINE_UPS[line_up].items() for _each in range(n)
     )
     watcher = new_client()
-    watcher.get(watch_link(clients["Ann"], table.code))
+    # The game's watch link: a living host is not shown it (the watcher rules), so it comes as
+    # a host whose seat reads the graveyard would hand it out.
+    watcher.get(watch_path(table))
     seen: set[str] = set()
     for step in range(400):
         table.refresh_from_db()

@@ -31,7 +31,7 @@ from games.families.onenight.options import RULES_PHRASE
 from games.tables import services
 from games.tables.consumers import CLOSE_NOT_SEATED
 from games.tables.models import CODE_ALPHABET, CODE_LENGTH, ChatLine, Move, Seat, Table
-from games.tables.watching import watch_key
+from games.tables.watching import GAME, watch_key
 from tests.factories import (
     THREE,
     TestTable,
@@ -899,7 +899,7 @@ async def test_a_watcher_follows_the_public_game_and_the_graveyard_and_nothing_e
     """A watcher (the watch link, games/tables/watching.py) gets the public panel and the
     graveyard's lines; never the pack's chat, a role, a night result; and may not write or act."""
     table = await database_sync_to_async(_forum_table)()
-    watcher = await sockets.open(table.code, {"watching": [table.code]})
+    watcher = await sockets.open(table.code, {"watching": {table.code: GAME}})
     hello = await watcher.receive_json_from(timeout=WAIT)
     assert hello["type"] == "hello"
     assert [c["name"] for c in hello["channel_state"]] == ["public", "graveyard"]
@@ -920,7 +920,7 @@ async def test_a_watcher_follows_the_public_game_and_the_graveyard_and_nothing_e
     got, _ = await receive_until(watcher, lambda f: f["type"] == "chat" and f["id"] == line.pk)
     assert got["channel"] == "graveyard" and got["mine"] is False
     # Over HTTP the watcher reads and never writes or acts.
-    key = await database_sync_to_async(new_session)({"watching": [table.code]})
+    key = await database_sync_to_async(new_session)({"watching": {table.code: GAME}})
     before = await database_sync_to_async(db_snapshot)()
 
     def posts() -> list[int]:
@@ -941,7 +941,7 @@ async def test_a_watcher_follows_the_public_game_and_the_graveyard_and_nothing_e
 @pytest.mark.django_db
 def test_a_watch_link_needs_its_key_and_a_player_who_opens_it_stays_a_player() -> None:
     table = _forum_table()
-    good = url("watch", table.code, watch_key(table.code))
+    good = url("watch", table.code, watch_key(table.code, GAME))
     stranger = Client()
     for wrong in (url("watch", table.code, "0" * 24), url("watch", "ZZZZZZZZ", "0" * 24)):
         response = stranger.get(wrong)
@@ -949,7 +949,7 @@ def test_a_watch_link_needs_its_key_and_a_player_who_opens_it_stays_a_player() -
         assert "Not a watch link" in response.content.decode()
     assert stranger.get(url("table", table.code)).status_code == 403
     other = _forum_table()  # another table's key does not open this one
-    assert stranger.get(url("watch", table.code, watch_key(other.code))).status_code == 404
+    assert stranger.get(url("watch", table.code, watch_key(other.code, GAME))).status_code == 404
     assert stranger.get(good).status_code == 302
     assert "You are <strong>watching" in stranger.get(url("table", table.code)).content.decode()
     ben = client_for(table, "Ben")

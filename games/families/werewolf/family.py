@@ -85,6 +85,10 @@ class Werewolf:
         """At a table the moderator may undo the mis-tap that ended the game."""
         return kind == "undo" and bool(table.options.get("table_mode"))
 
+    def players_have_screens(self, table: TableInfo) -> bool:
+        """At a table the moderator's screen plays for every seat: none has its own."""
+        return not table.options.get("table_mode")
+
     def on_deadline(self, table: TableInfo, now: datetime) -> Change:
         return play.on_deadline(table, now)
 

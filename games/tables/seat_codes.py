@@ -1,0 +1,75 @@
+"""Getting a seat back (issue 35): a player whose browser lost their seat (the invite opened in
+a chat app's own browser, then in the phone's) asks the host, whose screen shows that seat's
+code and a QR code of a link carrying it; typed on the "not in this game" page, or scanned,
+the code puts the seat in the new browser's session.
+
+A seat code is 8 letters of the table codes' alphabet (about 8.5·10¹¹ codes), a keyed hash of
+the seat's secret token and a ten-minute window: it needs no column, it works for 10 to 20
+minutes after it is shown, and it says nothing about the token. The host's screen shows one
+only when the host asks, and the table's chat says so each time (services.seat_code_show):
+see docs/security.md, "Getting a seat back".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from datetime import datetime
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.tables.models import CODE_ALPHABET, Seat, Table
+
+SEAT_CODE_LENGTH = 8
+# A code belongs to one window and is accepted in that one and the next: 10 to 20 minutes.
+WINDOW_SECONDS = 600
+WINDOW_MINUTES = WINDOW_SECONDS // 60
+
+
+def _window(now: datetime | None) -> int:
+    return int((now or timezone.now()).timestamp()) // WINDOW_SECONDS
+
+
+def _code(table_code: str, token: str, window: int) -> str:
+    message = f"seat-back:{table_code}:{token}:{window}".encode()
+    number = int.from_bytes(
+        hmac.new(settings.SECRET_KEY.encode(), message, hashlib.sha256).digest(), "big"
+    )
+    letters = []
+    for _ in range(SEAT_CODE_LENGTH):
+        number, index = divmod(number, len(CODE_ALPHABET))
+        letters.append(CODE_ALPHABET[index])
+    return "".join(letters)
+
+
+def seat_code(seat: Seat, table: Table, now: datetime | None = None) -> str:
+    """The code the host's screen shows for `seat` now."""
+    return _code(table.code, seat.token, _window(now))
+
+
+def readable(code: str) -> str:
+    """A code as the screen shows it: two groups of four letters."""
+    return f"{code[:4]} {code[4:]}"
+
+
+def cleaned(typed: object) -> str:
+    """What was typed, in capitals, without spaces or dashes; "" if it cannot be a code."""
+    text = "".join(ch for ch in str(typed or "")[:40].upper() if ch not in " -\t")
+    if len(text) != SEAT_CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in text):
+        return ""
+    return text
+
+
+def seat_with_code(table: Table, typed: object, now: datetime | None = None) -> Seat | None:
+    """The seat of `table` whose code (shown in this window or the last) is `typed`."""
+    code = cleaned(typed)
+    if not code:
+        return None
+    window = _window(now)
+    for seat in table.seats.order_by("position"):
+        for each in (window, window - 1):
+            if hmac.compare_digest(_code(table.code, seat.token, each), code):
+                seat.table = table
+                return seat
+    return None
