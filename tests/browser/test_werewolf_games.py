@@ -89,15 +89,12 @@ def test_a_forum_game_from_the_deal_to_the_villages_win(
     card = pages["Ben"].get_by_role("link", name="Your role card")
     assert re.search(r"/werewolf/forum/roles#role-seer$", card.get_attribute("href") or "")
 
-    # A watcher follows by the host's watch link.
-    link = pages["Ann"].get_by_label("Watch link").input_value()
-    watcher = new_player_page("Watcher")
-    watcher.goto(link)
-    expect(watcher.locator("#watching")).to_be_visible()
-    phase(watcher, "Night 1")
+    # The host is alive: a watcher would read the graveyard, which her seat may not, so her
+    # page offers no watch link (the watcher rules, games/tables/watching.py).
+    expect(pages["Ann"].get_by_label("Watch link")).to_have_count(0)
     # Each kind of page passes axe-core's checks (tests/browser/test_accessibility.py).
     barriers: dict[str, str] = {}
-    for name, page in (("pack", pages["Fay"]), ("protector", pages["Ann"]), ("watcher", watcher)):
+    for name, page in (("pack", pages["Fay"]), ("protector", pages["Ann"])):
         audit(page, f"forum night ({name})", barriers)
 
     # Night 1: the pack talks and both pick Cat; the protector guards Cat; the seer looks at Fay.
@@ -108,12 +105,12 @@ def test_a_forum_game_from_the_deal_to_the_villages_win(
     night(pages["Gus"], {"kill": "Cat"})
     night(pages["Ben"], {"see": "Fay"})
     night(pages["Ann"], {"protect": "Cat"})
-    for page in [*pages.values(), watcher]:
+    for page in pages.values():
         phase(page, "Day 1")
     expect(pages["Cat"].locator("#role-message")).not_to_contain_text("(dead)")
     expect(pages["Ben"].locator("#told")).to_contain_text("Fay")
     audit(pages["Ben"], "forum day (seer)", barriers)
-    never_shown([*others, watcher], PACK_SECRET)
+    never_shown(others, PACK_SECRET)
 
     # Day 1: three for Dan, three for Eve, one for Ann: a tie, nobody is eliminated (001).
     for voter, target in (("Ann", "Dan"), ("Ben", "Dan"), ("Cat", "Dan"), ("Dan", "Eve")):
@@ -135,6 +132,25 @@ def test_a_forum_game_from_the_deal_to_the_villages_win(
         phase(page, "Day 2")
     expect(pages["Cat"].locator("#role-message")).to_contain_text("(dead)")
     expect(pages["Dan"].locator('.chat-log[data-channel="public"]')).to_contain_text("Cat")
+
+    # Ann hands the host role to the dead Cat, whose seat reads the graveyard: Cat's page
+    # shows the watch link, and a watcher follows by it.
+    tools = pages["Ann"].locator("details.host-tools:has(select[name=seat])")
+    tools.locator("summary").click()
+    tools.locator("select[name=seat]").select_option(label="Cat")
+    pages["Ann"].get_by_role("button", name="Hand over").click()
+    expect(pages["Dan"].locator('.chat-log[data-channel="public"]')).to_contain_text(
+        "Cat is the host now"
+    )
+    expect(pages["Cat"].get_by_label("Watch link")).to_have_count(1)
+    link = pages["Cat"].get_by_label("Watch link").input_value()
+    expect(pages["Ann"].get_by_label("Watch link")).to_have_count(0)
+    watcher = new_player_page("Watcher")
+    watcher.goto(link)
+    expect(watcher.locator("#watching")).to_be_visible()
+    phase(watcher, "Day 2")
+    audit(watcher, "forum day (watcher)", barriers)
+    never_shown([watcher], PACK_SECRET)
 
     # The dead talk in the graveyard, which the watcher reads and no living player sees.
     cat_village = pages["Cat"].locator('.channel[data-channel="public"]')
