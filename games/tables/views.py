@@ -336,7 +336,9 @@ def seat_back(request: HttpRequest, code: str) -> HttpResponse:
 def seat_back_link(request: HttpRequest, code: str, key: str) -> HttpResponse:
     """The link the host's QR code carries: the seat code in the path."""
     table = find_table(code)
-    found = seat_codes.seat_with_code(table, key) if table is not None else None
+    if table is None:
+        return _no_table(request)
+    found = seat_codes.seat_with_code(table, key)
     if found is None:
         return message_page(
             request,

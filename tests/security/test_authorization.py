@@ -76,10 +76,11 @@ PLAYING = (NIGHT, DAY, VOTING)
 ACTORS = ["anonymous", "other table", "player", "host"]
 NO_GAME = "There is no game with that code."
 NO_PAGE = "There is nothing at this address."
-NOT_SEATED = "seat"  # "Take a seat first ..." (lobby) / "... you do not have a seat in it."
+NOT_SEATED = "seat"  # "Take a seat first ..." (lobby) / "... this browser holds no seat in it."
 ONLY_HOST = "Only the host can do that."
 BAD_LINK = "This rejoin link does not match a seat."
 ALREADY_OVER = "This game is already over."
+BAD_SEAT_CODE = "does not open a seat"
 
 
 @dataclass
@@ -253,6 +254,16 @@ def _play_again(visitor: str, phase: str) -> Expect:
     return 409, MOVE_OUT_OF_PHASE[phase]
 
 
+def _back_get(visitor: str, phase: str) -> Expect:
+    """The page to type a seat code on: for a browser with no seat; a seated one goes to the
+    table."""
+    return (200, "") if _outsider(visitor) else (302, "")
+
+
+def _back_post(visitor: str, phase: str) -> Expect:
+    return (400, BAD_SEAT_CODE) if _outsider(visitor) else (302, "")
+
+
 def _do(kind: str) -> Callable[[World, str], str]:
     return lambda w, p: url("move", _code(w, p), kind)
 
@@ -365,6 +376,29 @@ ROUTES: list[Route] = [
     Route(
         "play_again", "POST", lambda w, p: url("play_again", _code(w, p)), lambda w: {}, _play_again
     ),
+    Route(
+        "seat_code",
+        "POST",
+        # Another table's seat: the host shows the codes of their own table's seats only.
+        lambda w, p: url("seat_code", _code(w, p)),
+        lambda w: {"seat": w.other.seats["Yan"].pk},
+        _hand_over,
+    ),
+    Route("seat_back", "GET", lambda w, p: url("seat_back", _code(w, p)), lambda w: {}, _back_get),
+    Route(
+        "seat_back",
+        "POST",
+        lambda w, p: url("seat_back", _code(w, p)),
+        lambda w: {"seat_code": "ZZZZ ZZZZ"},
+        _back_post,
+    ),
+    Route(
+        "seat_back_link",
+        "GET",
+        lambda w, p: url("seat_back_link", _code(w, p), "ZZZZZZZZ"),
+        lambda w: {},
+        lambda v, p: (404, BAD_SEAT_CODE),
+    ),
 ]
 
 
@@ -408,7 +442,7 @@ def check_refusal(
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["form", "htmx"])
 def test_every_route_as_every_visitor_in_every_phase(world: World, htmx: bool) -> None:
-    """The whole matrix: 19 routes x 4 visitors x 6 phases (allowed cases are tested below),
+    """The whole matrix: 23 routes x 4 visitors x 6 phases (allowed cases are tested below),
     as a plain form and as htmx sends it."""
     extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     tried = 0

@@ -42,6 +42,8 @@ CORE_VIEWS = {
     "play_again",
     "hand_over",
     "leave",
+    "seat_code",
+    "seat_back",
 }
 
 

@@ -777,7 +777,7 @@ def test_a_player_of_another_table_cannot_post_here(
     intruder = client_for(other, "Ann")  # a host, even
     data = {k: (v(table) if callable(v) else v) for k, v in data.items()}
     # In the lobby the stranger is told to take a seat; later, that the game started without them.
-    said = "Take a seat first" if phase == "lobby" else "you do not have a seat in it"
+    said = "Take a seat first" if phase == "lobby" else "this browser holds no seat in it"
     refused(intruder, path(table), data, table, 403, said)
     refused(new_client(), path(table), data, table, 403, said)
 
