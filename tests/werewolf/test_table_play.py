@@ -91,6 +91,7 @@ def test_random_games_play_to_their_end_through_the_pages(ruleset: str) -> None:
     # link; the game's link is the one a host whose seat reads the graveyard hands out.
     assert "/watch/" not in clients["Ann"].get(reverse("table", args=[table.code])).text
     watcher = new_client()
+    table.refresh_from_db()
     assert watcher.get(watch_path(table)).status_code == 302
     for _ in range(400):
         table.refresh_from_db()
