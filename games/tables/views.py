@@ -295,8 +295,8 @@ def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
 def _take_back(request: HttpRequest, seat: Seat) -> HttpResponse:
     """Put `seat`, found by its seat code, in this browser's session, unless the browser holds
     another seat at the table (a host scanning a player's code keeps the host's seat)."""
-    held = _session_token(request.session, seat.table.code)
-    if held is not None and held != seat.token:
+    held = seat_of(request.session, seat.table)
+    if held is not None and held.pk != seat.pk:
         return message_page(
             request,
             _("You already have a seat here"),
@@ -307,7 +307,10 @@ def _take_back(request: HttpRequest, seat: Seat) -> HttpResponse:
             409,
         )
     if held is None:
-        services.seat_taken_back(seat=seat)
+        try:
+            services.seat_taken_back(seat=seat)
+        except ServiceError as error:  # the seat was removed from the lobby meanwhile
+            return message_page(request, _("Seat code not recognised"), str(error), error.status)
     remember_seat(request, seat)
     return redirect("table", code=seat.table.code)
 

@@ -170,3 +170,18 @@ def test_table_mode_has_no_seat_to_give_back() -> None:
     assert answer.status_code == 400 and "there is no seat to give back" in text(answer)
     body = text(new_client().get(reverse("table", args=[mod.code])))
     assert 'name="seat_code"' not in body and "rejoin link" in body
+
+
+def test_a_removed_seats_code_opens_nothing_and_a_second_scan_says_nothing_new() -> None:
+    table = create_lobby(["Ann", "Ben", "Cat"])
+    host = client_for(table, "Ann")
+    ben_code = _show_code(host, table, "Ben").replace(" ", "")
+    cat_code = _show_code(host, table, "Cat").replace(" ", "")
+    phone = new_client()
+    assert phone.get(reverse("seat_back_link", args=[table.code, cat_code])).status_code == 302
+    notes = _notes(table)
+    assert phone.get(reverse("seat_back_link", args=[table.code, cat_code])).status_code == 302
+    assert _notes(table) == notes  # the same browser again: nothing new to tell
+    services.seat_remove(host=table.seat("Ann"), seat_id=table.seats["Ben"].pk)
+    answer = new_client().get(reverse("seat_back_link", args=[table.code, ben_code]))
+    assert answer.status_code == 404
