@@ -60,7 +60,7 @@ def test_a_classic_game_moderated_on_a_phone(
     expect(page.locator("#mod-call h2")).to_have_text("Dan (Witch)")
     expect(page.locator("#mod-call")).to_contain_text("Save Fay")
     _tap(page, "Do not save")
-    _tap(page, "Nothing tonight")
+    _tap(page, "No poison tonight")
     expect(page.locator("#mod-call h2")).to_have_text("Cat (Seer)")
     _tap(page, "Ann")
     expect(page.locator("#mod-calls")).to_contain_text("Show them: Ann shows as werewolf.")

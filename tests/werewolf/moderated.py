@@ -89,9 +89,9 @@ def taps(view: ModeratorView, rng: random.Random) -> list[Tap]:
     if view.over:
         return offered
     if view.awaited is not None:
-        _what, _who, options = view.awaited
+        _what, _who, options, _no = view.awaited
         offered += [Tap("decide", {"target": o.value}) for o in options]
-        offered.append(Tap("decide", {"target": ""}))  # "No one"
+        offered.append(Tap("decide", {"target": ""}))  # "No shot", "No one"...
         return offered
     if view.phase_kind == "night":
         current = view.current
@@ -106,7 +106,8 @@ def taps(view: ModeratorView, rng: random.Random) -> list[Tap]:
                 offered.append(Tap("night", {**base, "target": "no"}))
             else:
                 offered += [Tap("night", {**base, "target": o.value}) for o in current.choices]
-                offered.append(Tap("night", {**base, "target": ""}))  # "Nothing tonight"
+                if current.skip:  # "Nothing tonight", "No poison tonight"...
+                    offered.append(Tap("night", {**base, "target": ""}))
         for call in view.calls:  # the "Change" selects of the calls made
             if call.done and not call.dead:
                 base = {"as": call.as_seat, "key": call.key}

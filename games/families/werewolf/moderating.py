@@ -355,6 +355,7 @@ class Call:
     role: str = ""  # the role called (a call for secrecy is marked done by it)
     victim: str = ""  # for the antidote: whom the pack attacked, even if she may not save them
     chosen_value: str = ""  # the current choice as the form posts it
+    skip: str = ""  # the button that leaves the choice unmade ("" where "Nobody" is a choice)
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,7 +402,7 @@ class ModeratorView:
     abilities: tuple[tuple[str, int, str, str, str, tuple[Choice, ...], bool], ...] = ()
     accusing: bool = False
     call: tuple[str, str, str] | None = None  # an open execution call: accused, by, second
-    awaited: tuple[str, str, tuple[Choice, ...]] | None = None
+    awaited: tuple[str, str, tuple[Choice, ...], str] | None = None  # what, who, choices, no
     sheriff: str | None = None
     outcome: str = ""
     winners: tuple[str, ...] = ()
@@ -422,6 +423,37 @@ def _choices(form: Form, seats: Mapping[str, int]) -> tuple[Choice, ...]:
         for t in form.targets
         if t == NOBODY or t in seats
     )
+
+
+# The button that leaves a night choice unmade, named for what it leaves out: every night
+# ability may go unused (docs/rules.md 10 and 13a: no night action is no action).
+SKIPS = {
+    # Translators: the witch's antidote is not used tonight (table mode).
+    "save": gettext_lazy("Do not save"),
+    # Translators: the witch's poison is not used tonight (table mode).
+    "poison": gettext_lazy("No poison tonight"),
+    # Translators: the werewolves kill nobody tonight (table mode).
+    "kill": gettext_lazy("No kill tonight"),
+}
+# The button that declines an awaited decision: a dead hunter need not shoot (004 II Hunter:
+# "can choose"), a dying sheriff may lose the badge and a sheriff may break a tie on no one
+# (004 III; docs/rules.md 10 and 13).
+DECLINES = {
+    # Translators: a dead hunter or werewolf king does not shoot (table mode).
+    "shoot": gettext_lazy("No shot"),
+    # Translators: a dying sheriff hands the badge to nobody: it is lost (rules/004).
+    "badge": gettext_lazy("Nobody: the badge is lost"),
+    # Translators: the sheriff breaks a tie by eliminating no one.
+    "tie_break": gettext_lazy("No one"),
+}
+
+
+def _skip(form: Form) -> str:
+    """The label of the button that leaves `form` unused ("" where "Nobody" is one of its
+    choices: rules/001's pack may forgo its kill, a choice like any other)."""
+    if NOBODY in form.targets:
+        return ""
+    return str(SKIPS.get(form.key, gettext_lazy("Nothing tonight")))
 
 
 def _seen_now(game: Game, player: str) -> str:
@@ -511,6 +543,7 @@ def _calls(game: Game, raw: Mapping[str, Any]) -> list[Call]:
                 role=role.name,
                 victim=victim or "",
                 chosen_value=value,
+                skip=_skip(form),
             )
             rank = order.index(role.name) if role.name in order else len(order)
             calls.append(((0 if shared else 1, rank, index), call))
@@ -692,7 +725,8 @@ def moderator_view(table: TableInfo) -> ModeratorView:
         form = next(iter(forms_for(state, awaited.player)), None)
         options = _choices(form, seats) if form is not None else ()
         what = awaited_phrase(awaited.player, awaited.kind)
-        view["awaited"] = (what, awaited.player, options)
+        decline = str(DECLINES.get(awaited.kind, gettext_lazy("No one")))
+        view["awaited"] = (what, awaited.player, options, decline)
         view["read_out"], view["tell"] = _read_out(game, awaited=True)
         return ModeratorView(**view)
     if state.phase is not None and state.phase.kind == "night":
