@@ -116,7 +116,7 @@ def taps(view: ModeratorView, rng: random.Random) -> list[Tap]:
         return offered
     living = [c.value for c in view.living]
     if view.call is not None:
-        opened = [v for v in living if rng.random() < 0.5]
+        opened = [v for v in living if rng.random() < 0.6]
         return [*offered, Tap("fists", {"open": opened}, single=False)]
     if view.voting:
         # The way of counting (a switch of the form, not a step of the game).
@@ -155,6 +155,9 @@ def pick(offered: list[Tap], rng: random.Random) -> Tap:
     rare = [t for t in offered if t not in main]
     if rare and (not main or rng.random() < 0.08):
         return rng.choice(rare)
+    calls = [t for t in main if t.kind == "accuse"]
+    if calls and rng.random() < 0.7:  # an Oxford day mostly ends with a call
+        return calls[0]
     named = [t for t in main if t.fields.get("target") not in ("", "no", NOBODY)]
     if named and rng.random() < 0.7:
         return rng.choice(named)
