@@ -111,7 +111,10 @@ def taps(view: ModeratorView, rng: random.Random) -> list[Tap]:
         for call in view.calls:  # the "Change" selects of the calls made
             if call.done and not call.dead:
                 base = {"as": call.as_seat, "key": call.key}
-                values = ["", "yes"] if call.save else ["", *(o.value for o in call.choices)]
+                if call.save:  # "save" while someone is attacked whom she may save
+                    values = ["", *("yes" for _o in call.choices)]
+                else:
+                    values = ["", *(o.value for o in call.choices)]
                 offered += [Tap("night", {**base, "target": v}, changes=True) for v in values]
         return offered
     living = [c.value for c in view.living]

@@ -299,6 +299,10 @@ def move(
         second = _player(raw, _one(fields, "second"))
         if accused is None or by is None or second is None:
             raise FamilyError(_("Name the accused, who calls and who seconds."))
+        if len({accused, by, second}) < 3:  # 003 The Local Justice System
+            raise FamilyError(
+                _("The accused, the caller and the seconder are three different players.")
+            )
         raw, game = _sent(raw, game, Accuse(accused, by, second))
     elif kind == "fists":
         # rules/003: every living player's fist at once, open (yes) or closed (no).
