@@ -68,11 +68,9 @@ CALL_ORDER: Mapping[str, tuple[str, ...]] = {
 }
 # 004 II Witch: one potion a night; choosing one sets the other aside.
 ONE_POTION = ("save", "poison")
-COUNTS = ("normal", "advanced")
+COUNTS = ("normal", "advanced")  # rules/004 III's two ways of counting a vote
 # The moves the moderator makes for one named player (the form's "as").
-FOR_A_PLAYER = frozenset(
-    {"night", "vote", "sheriff_vote", "ability"}
-)  # rules/004 III's two ways of counting a vote
+FOR_A_PLAYER = frozenset({"night", "vote", "sheriff_vote", "ability"})
 # The rule section an engine refusal ends with ("... (004 II Knight, IV).").
 SECTION = re.compile(r"\(([^()]*\d[^()]*)\)\.?\s*$")
 # A limited ability's uses left, on the moderator's dashboard.
@@ -457,7 +455,7 @@ def _skip(form: Form) -> str:
     choices: rules/001's pack may forgo its kill, a choice like any other)."""
     if NOBODY in form.targets:
         return ""
-    return str(SKIPS.get(form.key, gettext_lazy("Nothing tonight")))
+    return str(SKIPS.get(form.key, _("Nothing tonight")))
 
 
 def _seen_now(game: Game, player: str) -> str:
@@ -729,7 +727,7 @@ def moderator_view(table: TableInfo) -> ModeratorView:
         form = next(iter(forms_for(state, awaited.player)), None)
         options = _choices(form, seats) if form is not None else ()
         what = awaited_phrase(awaited.player, awaited.kind)
-        decline = str(DECLINES.get(awaited.kind, gettext_lazy("No one")))
+        decline = str(DECLINES.get(awaited.kind, _("No one")))
         view["awaited"] = (what, awaited.player, options, decline)
         view["read_out"], view["tell"] = _read_out(game, awaited=True)
         return ModeratorView(**view)
