@@ -6,6 +6,8 @@ scenario runner gives for the same game. Then an Oxford and a forum game, shorte
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
 from games.families.werewolf.engine.scenario import run_scenario
@@ -60,7 +62,7 @@ def test_a_classic_game_moderated_on_a_phone(
     expect(page.locator("#mod-call h2")).to_have_text("Dan (Witch)")
     expect(page.locator("#mod-call")).to_contain_text("Save Fay")
     _tap(page, "Do not save")
-    _tap(page, "Nothing tonight")
+    _tap(page, "No poison tonight")
     expect(page.locator("#mod-call h2")).to_have_text("Cat (Seer)")
     _tap(page, "Ann")
     expect(page.locator("#mod-calls")).to_contain_text("Show them: Ann shows as werewolf.")
@@ -179,3 +181,143 @@ def test_a_forum_game_moderated_to_its_end(
     expect(page.locator("#mod-end")).to_contain_text(f"The {expected['winner']} win")
     for player in expected["alive"]:
         expect(page.locator("#mod-players tr", has_text=player)).to_contain_text("alive")
+
+
+NINE = {
+    "Ann": "werewolf",
+    "Ben": "werewolf",
+    "Cat": "werewolf",
+    "Dan": "seer",
+    "Eve": "witch",
+    "Fay": "hunter",
+    "Gus": "guardian",
+    "Hal": "villager",
+    "Ivy": "villager",
+}
+NINE_SCENARIO = {
+    "ruleset": "classic",
+    "players": list(NINE),
+    "roles": NINE,
+    "phases": [
+        {
+            "night": {
+                "actions": {
+                    **{wolf: {"kill": "Dan"} for wolf in ("Ann", "Ben", "Cat")},
+                    "Dan": {"check": "Ann"},
+                    "Gus": {"guard": "Hal"},
+                }
+            }
+        },
+        {
+            "day": {
+                "votes": {
+                    **{voter: "Ann" for voter in ("Eve", "Fay", "Gus", "Hal", "Ivy")},
+                    **{voter: "Hal" for voter in ("Ann", "Ben", "Cat")},
+                }
+            }
+        },
+        {
+            "night": {
+                "actions": {
+                    **{wolf: {"kill": "Hal"} for wolf in ("Ben", "Cat")},
+                    "Eve": {"save": True},
+                    "Gus": {"guard": "Ivy"},
+                }
+            }
+        },
+        {"day": {}},
+        {
+            "night": {
+                "actions": {
+                    **{wolf: {"kill": "Ivy"} for wolf in ("Ben", "Cat")},
+                    "Eve": {"poison": "Ben"},
+                    "Gus": {"guard": "Fay"},
+                }
+            }
+        },
+        {"day": {}},
+        {"night": {"actions": {"Cat": {"kill": "Hal"}, "Gus": {"guard": "Hal"}}}},
+        {"day": {"votes": {voter: "Cat" for voter in ("Eve", "Fay", "Gus", "Hal")}}},
+    ],
+}
+
+
+def _call(page: Page, title: str) -> None:
+    expect(page.locator("#mod-call h2")).to_have_text(title)
+
+
+def _vote(page: Page, votes: dict[str, str]) -> None:
+    _press(page, "End the discussion: to the vote")
+    for voter, target in votes.items():
+        page.get_by_label(f"{voter} for {target}", exact=True).check()
+    _press(page, "End the vote: count")
+
+
+def test_the_reported_game_passes_the_dead_seer_and_the_spent_witch_to_its_end(
+    live_server: LiveServer, new_player_page: NewPlayerPage
+) -> None:
+    """Issue 35, as reported on a phone: a 1.7.0 game for nine; the seer attacked on night 1
+    and not saved; from night 2 the seer's call is passed with one tap, and once the witch
+    has used both potions, hers too; the game is played to its end, which is the scenario
+    runner's for the same choices."""
+    page = new_player_page("Moderator", phone=True)
+    _open(page, live_server.url, "classic", list(NINE))
+    _enter_cards(page, NINE)
+    # Night 1: the pack attacks the seer; the witch neither saves nor poisons.
+    _call(page, "The werewolves")
+    _tap(page, "Dan")
+    _call(page, "Eve (Witch)")
+    _tap(page, "Do not save")
+    _tap(page, "No poison tonight")
+    _call(page, "Dan (Seer)")
+    _tap(page, "Ann")
+    _call(page, "Gus (Guardian)")
+    _tap(page, "Hal")
+    _press(page, "Daybreak")
+    expect(page.locator("#mod-dawn")).to_contain_text("Last night died: Dan.")
+    _press(page, "End the election: count")  # nobody stands: no sheriff
+    _vote(
+        page,
+        {"Eve": "Ann", "Fay": "Ann", "Gus": "Ann", "Hal": "Ann", "Ivy": "Ann"}
+        | {"Ann": "Hal", "Ben": "Hal", "Cat": "Hal"},
+    )
+    # Night 2: the seer is dead, her call is kept for secrecy and passed with one tap.
+    _call(page, "The werewolves")
+    _tap(page, "Hal")
+    _call(page, "Eve (Witch)")
+    _tap(page, "Save Hal")  # the antidote; the poison waits for another night
+    _call(page, "Seer")
+    expect(page.locator("#mod-call")).to_contain_text("Nobody answers")
+    _tap(page, "Called: next")
+    _call(page, "Gus (Guardian)")
+    _tap(page, "Ivy")
+    _press(page, "Daybreak")
+    expect(page.locator("#mod-dawn")).to_contain_text("Nobody died last night.")
+    _vote(page, {})
+    # Night 3: the witch's poison, her last potion.
+    _tap(page, "Ivy")
+    _call(page, "Eve (Witch)")
+    _tap(page, "Ben")
+    _call(page, "Seer")
+    _tap(page, "Called: next")
+    _tap(page, "Fay")
+    _press(page, "Daybreak")
+    _vote(page, {})
+    # Night 4: the witch has nothing left: her call is passed with one tap, then the seer's.
+    _call(page, "The werewolves")
+    _tap(page, "Hal")
+    _call(page, "Witch")
+    _tap(page, "Called: next")
+    _call(page, "Seer")
+    _tap(page, "Called: next")
+    _call(page, "Gus (Guardian)")
+    _tap(page, "Hal")
+    _press(page, "Daybreak")
+    expect(page.locator("#mod-dawn")).to_contain_text("Nobody died last night.")
+    _vote(page, {"Eve": "Cat", "Fay": "Cat", "Gus": "Cat", "Hal": "Cat"})
+    expected = run_scenario(NINE_SCENARIO)
+    expect(page.locator("#mod-end")).to_contain_text(f"The {expected['winner']} win")
+    for player in NINE:
+        who = page.locator("td.who", has_text=re.compile(f"^{player}$"))
+        row = page.locator("#mod-players tr").filter(has=who)
+        expect(row).to_contain_text("alive" if player in expected["alive"] else "dead")

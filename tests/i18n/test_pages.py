@@ -290,6 +290,16 @@ def test_the_moderators_assistant_through_a_night_and_a_day() -> None:
     reading.read("moderator seer", mod.night("Cat", "check", "Ann"))
     reading.read("moderator dawn", mod.post("advance", {}))
     reading.read("moderator day", mod.page())
+    # Issue 35: a call passed for secrecy (the seer voted out), and a refusal in the page's
+    # words.
+    mod.post("sheriff_votes", {})
+    mod.post("advance", {})
+    mod.post("votes", {f"vote_{mod.seats[v]}": mod.seats["Cat"] for v in ("Dan", "Eve", "Gus")})
+    mod.night("Ann", "kill", "Gus")
+    dead = {"as": mod.seats["Ann"], "key": "kill", "target": mod.seats["Fay"]}  # Fay is dead
+    reading.read("moderator refusal", mod.post("night", dead, 400))
+    mod.night("Dan", "save", "no")
+    reading.read("moderator passed call", mod.night("Dan", "poison", ""))
     reading.notes(mod.table)
     reading.check()
 

@@ -379,3 +379,103 @@ def test_oxford_lovers_and_crossbows_entered_from_fates_cards() -> None:
     assert mod.client.post(reverse("start", args=[mod.code])).status_code in (200, 302)
     setup = mod.game().setup
     assert setup.lovers == (("Ben", "Dan"),) and setup.crossbows == frozenset({"Fay"})
+
+
+def test_a_call_kept_for_a_dead_role_is_passed_even_from_an_old_page() -> None:
+    """Issue 35: the passed call's form once posted a hidden as=0, which was refused as a
+    player ("Choose a player from the list on the page.") and left the night stuck."""
+    mod = Moderator("classic", list(CLASSIC))
+    mod.deal(CLASSIC)
+    mod.night("Ann", "kill", "Cat")
+    mod.night("Dan", "save", "no")
+    mod.night("Dan", "poison", "")
+    mod.night("Cat", "check", "Ben")
+    mod.post("advance", {})
+    mod.post("sheriff_votes", {})
+    mod.post("advance", {})
+    mod.post("votes", {})
+    mod.night("Ann", "kill", "Fay")
+    mod.night("Dan", "save", "no")
+    page = mod.night("Dan", "poison", "")
+    form = re.search(r'<form[^>]*action="([^"]+)"[^>]*>(?:(?!</form>).)*id="called"', page, re.S)
+    assert form and form.group(1).endswith("/called")
+    assert 'name="as"' not in form.group(0)  # nothing to read as a player
+    page = mod.post("called", {"as": "0", "key": "", "role": "seer"})  # as an old page sent it
+    assert "Everyone has been called" in page
+
+
+def test_a_witch_with_both_potions_spent_is_passed_with_one_tap() -> None:
+    mod = Moderator("classic", list(CLASSIC))
+    mod.deal(CLASSIC)
+    mod.night("Ann", "kill", "Fay")
+    mod.night("Dan", "save", "yes")  # the antidote, night 1
+    mod.night("Cat", "check", "Ann")
+    mod.post("advance", {})
+    mod.post("sheriff_votes", {})
+    mod.post("advance", {})
+    mod.post("votes", {})
+    mod.night("Ann", "kill", "Gus")
+    mod.night("Dan", "poison", "Hal")  # the poison, night 2
+    mod.night("Cat", "check", "Ben")
+    mod.post("advance", {})
+    mod.post("advance", {})
+    mod.post("votes", {})
+    assert mod.game().state.phase.label == "night 3"
+    page = mod.night("Ann", "kill", "Eve")
+    assert re.search(r'<div class="card call" id="mod-call">\s*<h2>Witch</h2>', page)
+    page = mod.post("called", {"role": "witch"})
+    assert "Cat (Seer)" in re.search(r'id="mod-call">\s*<h2>([^<]+)', page).group(1)
+
+
+def test_a_changed_victim_calls_the_witch_again() -> None:
+    """A save stands for the victim the witch was shown: the pack's victim changed, or taken
+    back, her call comes again, and daybreak is never refused for a save with nobody
+    attacked."""
+    mod = Moderator("classic", list(CLASSIC))
+    mod.deal(CLASSIC)
+    mod.night("Ann", "kill", "Fay")
+    mod.night("Dan", "save", "yes")
+    mod.night("Cat", "check", "Ann")
+    page = mod.night("Ann", "kill", "")  # the moderator changes the pack's choice: no kill
+    assert "save" not in mod.game().state.choices.get("Dan", {})
+    assert re.search(r'id="mod-call">\s*<h2>Dan \(Witch\)</h2>', page)
+    mod.night("Dan", "save", "no")
+    page = mod.night("Dan", "poison", "")
+    assert "Everyone has been called" in page
+    mod.post("advance", {})
+    assert mod.game().state.phase.kind == "day"
+
+
+KNIGHT = {**CLASSIC, "Eve": "knight"}
+
+
+def test_the_knights_duel_offers_no_no_one_and_refuses_in_the_pages_words() -> None:
+    """004 II Knight: the duel names a player. The page offers no "no one"; a duel sent
+    without a target, or at the knight himself, is refused in the page's words with the
+    section, never the engine's ("must name a player, not None")."""
+    mod = Moderator("classic", list(KNIGHT))
+    mod.deal(KNIGHT)
+    mod.night("Ann", "kill", "Gus")
+    mod.night("Dan", "save", "no")
+    mod.night("Dan", "poison", "")
+    mod.night("Cat", "check", "Ann")
+    mod.post("advance", {})
+    page = mod.post("sheriff_votes", {})
+    duel = re.search(
+        r'<select name="target"[^>]*aria-label="Eve\'s Duel target">(.*?)</select>', page
+    )
+    assert duel, page
+    assert "no one" not in duel.group(1)
+    assert re.match(r'<option value="" disabled selected>choose…</option>', duel.group(1))
+    version = Table.objects.get(pk=mod.table.pk).version
+    for target in ("", str(mod.seats["Eve"])):
+        page = mod.post(
+            "ability", {"as": mod.seats["Eve"], "ability": "duel", "target": target}, 400
+        )
+        assert "None" not in page and "Eve (Knight)" not in page
+        assert "Choose the player Eve names" in page or "(004 II Knight" in page
+    assert Table.objects.get(pk=mod.table.pk).version == version
+    page = mod.post(
+        "ability", {"as": mod.seats["Eve"], "ability": "duel", "target": mod.seats["Ann"]}
+    )
+    assert "Ann" not in mod.game().state.alive

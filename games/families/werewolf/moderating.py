@@ -12,6 +12,7 @@ the game, and only a night moves on by itself, once every role has been called.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,6 +69,10 @@ CALL_ORDER: Mapping[str, tuple[str, ...]] = {
 # 004 II Witch: one potion a night; choosing one sets the other aside.
 ONE_POTION = ("save", "poison")
 COUNTS = ("normal", "advanced")  # rules/004 III's two ways of counting a vote
+# The moves the moderator makes for one named player (the form's "as").
+FOR_A_PLAYER = frozenset({"night", "vote", "sheriff_vote", "ability"})
+# The rule section an engine refusal ends with ("... (004 II Knight, IV).").
+SECTION = re.compile(r"\(([^()]*\d[^()]*)\)\.?\s*$")
 # A limited ability's uses left, on the moderator's dashboard.
 USES_LEFT = {
     # Translators: on the moderator's list of players: the shots left (a crossbow, a hunter's).
@@ -92,6 +97,22 @@ TONIGHT = {
 def _one(fields: Mapping[str, Sequence[str]], name: str) -> str:
     """A posted field's value, trimmed ("" when not posted)."""
     return (_field(fields, name) or "").strip()
+
+
+def _sent(raw: dict[str, Any], game: Game, *moves: Any) -> tuple[dict[str, Any], Game]:
+    """The moves played, or a refusal in the page's words: the engine's own message names its
+    internal values (a player "not None"), so the moderator reads what to do instead, with the
+    rule's section the engine cited."""
+    try:
+        return _send(raw, game, *moves)
+    except FamilyError as error:
+        cited = SECTION.search(str(error))
+        if cited:
+            raise FamilyError(
+                _("The rules do not allow that now (%(section)s): choose again on the page.")
+                % {"section": cited.group(1)}
+            ) from None
+        raise FamilyError(_("The rules do not allow that now: choose again on the page.")) from None
 
 
 def _remember(raw: dict[str, Any]) -> dict[str, Any]:
@@ -142,12 +163,15 @@ def _night_choice(
     else:
         members = [player]
     value = _one(fields, "target")
+    victim = current_victim(game.state)
     addressed = {k: list(v) for k, v in (raw.get("addressed") or {}).items()}
     for member in members:
         choice = dict(game.state.choices.get(member, {}))
         settled = {key}
         if key == "save":
             if value in ("yes", "1", "on"):
+                if not form.targets:  # a page from before the victim changed
+                    raise FamilyError(_("The antidote cannot save anyone tonight."))
                 choice["save"] = True
             else:
                 choice.pop("save", None)
@@ -161,15 +185,37 @@ def _night_choice(
             other = next(k for k in ONE_POTION if k != key)
             choice.pop(other, None)
             settled.add(other)
-        raw, game = _send(raw, game, NightAction(member, choice))
+        raw, game = _sent(raw, game, NightAction(member, choice))
         addressed[member] = sorted({*addressed.get(member, []), *settled})
-    raw = {**raw, "addressed": addressed}
     done = set(raw.get("done") or [])
+    if form.group_key and current_victim(game.state) != victim:
+        raw, game = _reopen_antidote(raw, game, addressed, done)
+    raw = {**raw, "addressed": addressed}
     for member in members:
         keys = {f.key for f in forms_for(game.state, member) if f.kind == "night"}
         if keys <= set(addressed.get(member, [])):
             done.add(member)
     return {**raw, "done": sorted(done)}, game
+
+
+def _reopen_antidote(
+    raw: dict[str, Any], game: Game, addressed: dict[str, list[str]], done: set[str]
+) -> tuple[dict[str, Any], Game]:
+    """The pack's victim changed after the witch answered: her antidote was for the victim
+    she was shown (004 III: the witch "learns kill target and uses antidote/poison"), so her
+    call comes again. Without this a save could be left with nobody attacked, which no
+    daybreak accepts."""
+    for witch in game.state.living():
+        choice = dict(game.state.choices.get(witch, {}))
+        keys = set(addressed.get(witch, []))
+        if "save" not in keys or not any(f.key == "save" for f in forms_for(game.state, witch)):
+            continue
+        if choice.pop("save", None):
+            raw, game = _sent(raw, game, NightAction(witch, choice))
+        reopened = {"save"} | ({"poison"} if not choice.get("poison") else set())
+        addressed[witch] = sorted(keys - reopened)
+        done.discard(witch)
+    return raw, game
 
 
 def move(
@@ -195,7 +241,11 @@ def move(
         return {**raw, "count": wanted}, before, before
     raw = _remember(raw)
     game = before
-    player = _player(raw, _one(fields, "as")) if _one(fields, "as") else None
+    # Only the moves made for a player read whose they are: a call passed for secrecy, the
+    # votes counted at once or a decision name no one in "as" (an old page may still post it).
+    player = None
+    if kind in FOR_A_PLAYER and _one(fields, "as"):
+        player = _player(raw, _one(fields, "as"))
     if kind == "night":
         if player is None:
             raise FamilyError(_("Say whose choice this is."))
@@ -212,7 +262,7 @@ def move(
             raise FamilyError(_("Say who votes."))
         target = _player(raw, _one(fields, "target"), nobody=kind == "vote")
         made = Vote(player, target) if kind == "vote" else SheriffVote(player, target)
-        raw, game = _send(raw, game, made)
+        raw, game = _sent(raw, game, made)
     elif kind in ("votes", "sheriff_votes"):
         # rules/004 III "advanced": every record at once; a blank leaves that voter out.
         for name, seat_id in raw["seats"].items():
@@ -221,42 +271,59 @@ def move(
                 continue
             target = None if value == "abstain" else _player(raw, value, nobody=kind == "votes")
             made = Vote(name, target) if kind == "votes" else SheriffVote(name, target)
-            raw, game = _send(raw, game, made)
-        raw, game = _send(raw, game, Advance())
+            raw, game = _sent(raw, game, made)
+        raw, game = _sent(raw, game, Advance())
     elif kind == "ability":
         if player is None:
             raise FamilyError(_("Say who uses it."))
+        ability = _one(fields, "ability")
+        form = next(
+            (f for f in forms_for(game.state, player) if f.kind == "day" and f.key == ability),
+            None,
+        )
+        if form is None:
+            raise NotNow(_("%(player)s has no such choice to make now.") % {"player": player})
         target = _player(raw, _one(fields, "target"))
-        raw, game = _send(raw, game, UseAbility(player, _one(fields, "ability"), target))
+        if target is None and form.targets and not form.optional:
+            # A duel or a shot names someone (004 II Knight): there is no "no one" to choose.
+            raise FamilyError(
+                _("Choose the player %(player)s names: %(title)s needs one.")
+                % {"player": player, "title": str(FORM_TITLES.get(form.key, form.key))}
+            )
+        raw, game = _sent(raw, game, UseAbility(player, ability, target))
     elif kind == "accuse":
         accused = _player(raw, _one(fields, "accused"))
         by = _player(raw, _one(fields, "by"))
         second = _player(raw, _one(fields, "second"))
         if accused is None or by is None or second is None:
             raise FamilyError(_("Name the accused, who calls and who seconds."))
-        raw, game = _send(raw, game, Accuse(accused, by, second))
+        if len({accused, by, second}) < 3:  # 003 The Local Justice System
+            raise FamilyError(
+                _("The accused, the caller and the seconder are three different players.")
+            )
+        raw, game = _sent(raw, game, Accuse(accused, by, second))
     elif kind == "fists":
         # rules/003: every living player's fist at once, open (yes) or closed (no).
         opened = set(fields.get("open") or ())
         for name in game.state.living():
             seat_id = str(raw["seats"][name])
             if any(f.kind == "call_vote" for f in forms_for(game.state, name)):
-                raw, game = _send(raw, game, CallVote(name, seat_id in opened))
+                raw, game = _sent(raw, game, CallVote(name, seat_id in opened))
         if game.state.call is not None:
-            raw, game = _send(raw, game, Advance())
+            raw, game = _sent(raw, game, Advance())
     elif kind == "decide":
         awaited = game.state.awaited
         if awaited is None:
             raise NotNow(_("Nothing waits for a decision."))
         target = _player(raw, _one(fields, "target"))
-        raw, game = _send(raw, game, Decide(awaited.player, awaited.kind, target))
+        raw, game = _sent(raw, game, Decide(awaited.player, awaited.kind, target))
     elif kind == "advance":
-        raw, game = _send(raw, game, Advance())
+        raw, game = _sent(raw, game, Advance())
     elif kind == "smite":  # rules/003: Fate strikes a rule-breaker down
         target = _player(raw, _one(fields, "target"))
         if target is None:
             raise FamilyError(_("Choose whom Fate smites."))
-        raw, game = _send(raw, game, Smite(target))
+        raw, game = _sent(raw, game, Smite(target))
     else:
         raise NotNow(_("That can't be done in this game."))
     return raw, before, game
@@ -290,6 +357,7 @@ class Call:
     role: str = ""  # the role called (a call for secrecy is marked done by it)
     victim: str = ""  # for the antidote: whom the pack attacked, even if she may not save them
     chosen_value: str = ""  # the current choice as the form posts it
+    skip: str = ""  # the button that leaves the choice unmade ("" where "Nobody" is a choice)
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,11 +399,12 @@ class ModeratorView:
     vote_rows: tuple[VoteRow, ...] = ()
     ballots: tuple[tuple[str, int, str], ...] = ()  # (voter, seat id, current target seat id)
     targets: tuple[Choice, ...] = ()
-    # (player, seat id, ability key, its title, what it does, its targets)
-    abilities: tuple[tuple[str, int, str, str, str, tuple[Choice, ...]], ...] = ()
+    # (player, seat id, ability key, its title, what it does, its targets, whether "no one"
+    # may be chosen)
+    abilities: tuple[tuple[str, int, str, str, str, tuple[Choice, ...], bool], ...] = ()
     accusing: bool = False
     call: tuple[str, str, str] | None = None  # an open execution call: accused, by, second
-    awaited: tuple[str, str, tuple[Choice, ...]] | None = None
+    awaited: tuple[str, str, tuple[Choice, ...], str] | None = None  # what, who, choices, no
     sheriff: str | None = None
     outcome: str = ""
     winners: tuple[str, ...] = ()
@@ -356,6 +425,37 @@ def _choices(form: Form, seats: Mapping[str, int]) -> tuple[Choice, ...]:
         for t in form.targets
         if t == NOBODY or t in seats
     )
+
+
+# The button that leaves a night choice unmade, named for what it leaves out: every night
+# ability may go unused (docs/rules.md 10 and 13a: no night action is no action).
+SKIPS = {
+    # Translators: the witch's antidote is not used tonight (table mode).
+    "save": gettext_lazy("Do not save"),
+    # Translators: the witch's poison is not used tonight (table mode).
+    "poison": gettext_lazy("No poison tonight"),
+    # Translators: the werewolves kill nobody tonight (table mode).
+    "kill": gettext_lazy("No kill tonight"),
+}
+# The button that declines an awaited decision: a dead hunter need not shoot (004 II Hunter:
+# "can choose"), a dying sheriff may lose the badge and a sheriff may break a tie on no one
+# (004 III; docs/rules.md 10 and 13).
+DECLINES = {
+    # Translators: a dead hunter or werewolf king does not shoot (table mode).
+    "shoot": gettext_lazy("No shot"),
+    # Translators: a dying sheriff hands the badge to nobody: it is lost (rules/004).
+    "badge": gettext_lazy("Nobody: the badge is lost"),
+    # Translators: the sheriff breaks a tie by eliminating no one.
+    "tie_break": gettext_lazy("No one"),
+}
+
+
+def _skip(form: Form) -> str:
+    """The label of the button that leaves `form` unused ("" where "Nobody" is one of its
+    choices: rules/001's pack may forgo its kill, a choice like any other)."""
+    if NOBODY in form.targets:
+        return ""
+    return str(SKIPS.get(form.key, _("Nothing tonight")))
 
 
 def _seen_now(game: Game, player: str) -> str:
@@ -445,6 +545,7 @@ def _calls(game: Game, raw: Mapping[str, Any]) -> list[Call]:
                 role=role.name,
                 victim=victim or "",
                 chosen_value=value,
+                skip=_skip(form),
             )
             rank = order.index(role.name) if role.name in order else len(order)
             calls.append(((0 if shared else 1, rank, index), call))
@@ -626,7 +727,8 @@ def moderator_view(table: TableInfo) -> ModeratorView:
         form = next(iter(forms_for(state, awaited.player)), None)
         options = _choices(form, seats) if form is not None else ()
         what = awaited_phrase(awaited.player, awaited.kind)
-        view["awaited"] = (what, awaited.player, options)
+        decline = str(DECLINES.get(awaited.kind, _("No one")))
+        view["awaited"] = (what, awaited.player, options, decline)
         view["read_out"], view["tell"] = _read_out(game, awaited=True)
         return ModeratorView(**view)
     if state.phase is not None and state.phase.kind == "night":
@@ -669,7 +771,8 @@ def moderator_view(table: TableInfo) -> ModeratorView:
                 options = _choices(form, seats)
                 summary = names.text(form.summary)
                 title = str(FORM_TITLES.get(form.key, form.key))
-                abilities.append((player, seats[player], form.key, title, summary, options))
+                none = form.optional and bool(options)  # "no one" only where the rule allows
+                abilities.append((player, seats[player], form.key, title, summary, options, none))
     view["abilities"] = tuple(abilities)
     if state.call is not None:
         view["call"] = (state.call.accused, state.call.by, state.call.second)

@@ -9,11 +9,13 @@ pace), an Oxford accusation waiting for its seconder, and the public notes of ea
 
 from __future__ import annotations
 
+import json
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
-from functools import lru_cache
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -49,21 +51,38 @@ from .engine.forms import forms_for
 # --- The stored game -----------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=256)
-def _replayed(setup_json: str, moves_json: str) -> Game:
-    import json
+# The games of the last few states asked for: a page, its pushes and the next move read the
+# same one, and a move leaves the game it made here, so the pages after it need no replay.
+_GAMES: OrderedDict[tuple[str, str], Game] = OrderedDict()
+_GAMES_KEPT = 256
+_GAMES_LOCK = threading.Lock()
 
-    return codec.load(json.loads(setup_json), json.loads(moves_json))
+
+def _key(state: Mapping[str, Any]) -> tuple[str, str]:
+    return (
+        json.dumps(state["setup"], sort_keys=True),
+        json.dumps(state["moves"], sort_keys=True),
+    )
+
+
+def _keep(key: tuple[str, str], game: Game) -> None:
+    with _GAMES_LOCK:
+        _GAMES[key] = game
+        _GAMES.move_to_end(key)
+        while len(_GAMES) > _GAMES_KEPT:
+            _GAMES.popitem(last=False)
 
 
 def game_of(state: Mapping[str, Any]) -> Game:
-    """The engine's game for a stored state (kept for the last few states asked for: a page,
-    its pushes and the next move read the same one)."""
-    import json
-
-    return _replayed(
-        json.dumps(state["setup"], sort_keys=True), json.dumps(state["moves"], sort_keys=True)
-    )
+    """The engine's game for a stored state: its moves played again (or the game kept from
+    the last time)."""
+    key = _key(state)
+    with _GAMES_LOCK:
+        game = _GAMES.get(key)
+    if game is None:
+        game = codec.load(json.loads(key[0]), json.loads(key[1]))
+    _keep(key, game)
+    return game
 
 
 def name_of(state: Mapping[str, Any], seat_id: int) -> str | None:
@@ -162,6 +181,7 @@ def _change(
     if (before is None or step_key(before) != step_key(after)) and not taken_back:
         # A new step: nobody has done their part yet (an undo restored its own lists).
         raw = {**raw, "done": [], "addressed": {}, "called": []}
+    _keep(_key(raw), after)  # the next page reads this state: no replay
     seats = raw["seats"]
     dead = frozenset(seats[p] for p in after.state.deaths if p in seats)
     fresh = after.log[len(before.log) :] if before is not None else after.log
