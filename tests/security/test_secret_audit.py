@@ -1,0 +1,494 @@
+"""The secret audit (issue 36, item 4): whole random games of every family and ruleset, with
+everything each identity receives captured and checked against what it may know.
+
+Identities: every seat (the host among them), a watcher (the watch link), an outsider (a
+browser with no seat and no watch link) and, for the Discord bot, every member. Captured: each
+page GET, each htmx fragment and POST answer, each websocket frame (one socket per browser on
+the project's ASGI application) and each bot message, private or in the game's channel. The
+oracle and the checks are tests/security/secrets.py's; the games are random legal ones from a
+seed, so the same run replays.
+
+Multi-night Werewolf (rules/001 forum, rules/003 Oxford, rules/004 1.7.0) is played through the
+pages as its players would: each seat posts a legal form, wolves talk in the pack's channel at
+night, the dead in the graveyard, the living in the village by day, and the host moves the game
+on when nobody can. One Night (rules/000 house, rules/002 official) likewise, start to reveal;
+and One Night through the Discord bot's command layer and relay (games/chatbot).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.http import HttpResponse
+from django.test import Client
+from django.urls import reverse
+
+from games.families.werewolf import panels as wolf_panels
+from games.families.werewolf.engine import RULESETS
+from games.families.werewolf.engine.events import AbilityUsed, IdiotRevealed
+from games.families.werewolf.engine.view import view_for
+from games.families.werewolf.options import start_problem
+from games.families.werewolf.play import game_of
+from games.tables import services
+from games.tables.models import Seat, Table
+from games.tables.watching import watch_key
+from tests.factories import new_client
+from tests.security.audit import ORIGIN, WAIT, socket_path, websocket_app
+from tests.security.secrets import (
+    Auditor,
+    Canary,
+    Capture,
+    Knows,
+    Secrets,
+    strings_of,
+    words_for,
+)
+from tests.werewolf.test_table_play import NAMES, fields_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+VERSION = re.compile(r'data-version="(\d+)"')
+
+
+# --- Identities and their captures ---------------------------------------------------------------
+
+
+@dataclass
+class Identity:
+    label: str
+    kind: str  # "seat", "watcher", "outsider"
+    client: Client
+    player: str | None = None
+    comm: WebsocketCommunicator | None = None
+
+
+@dataclass
+class Run:
+    """One game being played, its identities, the table's states by version, the audit."""
+
+    code: str = ""
+    identities: dict[str, Identity] = field(default_factory=dict)
+    states: dict[int, dict[str, Any]] = field(default_factory=dict)
+    stages: dict[int, str] = field(default_factory=dict)
+    version: int = 0
+    canary_count: int = 0
+    auditor: Auditor | None = None
+    oracle: Any = None
+    captures: list[Capture] = field(default_factory=list)
+    summary: dict[str, Any] = field(default_factory=dict)
+
+    def seats(self) -> list[Identity]:
+        return [i for i in self.identities.values() if i.kind == "seat"]
+
+    async def snapshot(self) -> None:
+        if not self.code:
+            return
+
+        def read() -> tuple[int, dict[str, Any], str]:
+            table = Table.objects.get(code=self.code)
+            return table.version, table.state, table.stage
+
+        version, state, stage = await sync_to_async(read)()
+        self.states[version] = state
+        self.stages[version] = stage
+        self.version = version
+
+    def capture(self, who: Identity, what: str, where: str, version: int, text: str) -> None:
+        self.captures.append(Capture(who.label, who.player, who.kind, what, where, version, text))
+
+    async def http(
+        self,
+        who: Identity,
+        method: str,
+        path: str,
+        data: Mapping[str, Any] | None = None,
+        *,
+        htmx: bool = False,
+    ) -> HttpResponse:
+        extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+
+        def call() -> HttpResponse:
+            if method == "GET":
+                return who.client.get(path, data or {}, **extra)
+            return who.client.post(path, data or {}, **extra)
+
+        response = await sync_to_async(call)()
+        assert response.status_code < 500, (who.label, method, path, response.status_code)
+        await self.snapshot()
+        body = response.content.decode()
+        if body:
+            shown = VERSION.search(body)
+            if shown:
+                version = int(shown.group(1))
+            elif response.has_header("X-Table-Version"):
+                version = int(response["X-Table-Version"])
+            else:
+                version = self.version
+            what = "page" if body.lstrip().lower().startswith("<!doctype") else "fragment"
+            self.capture(who, what, f"{method} {path} -> {response.status_code}", version, body)
+        await self.drain()
+        return response
+
+    async def drain(self) -> int:
+        """Every frame waiting on every socket, captured with the version it shows."""
+        await asyncio.sleep(0)
+        count = 0
+        for who in self.identities.values():
+            comm = who.comm
+            if comm is None:
+                continue
+            while not comm.output_queue.empty():
+                message = comm.output_queue.get_nowait()
+                if message["type"] != "websocket.send":
+                    continue
+                frame = json.loads(message["text"])
+                version = frame.get("version")
+                text = "\n<br>\n".join(strings_of(frame))
+                version = version if isinstance(version, int) else self.version
+                self.capture(who, "frame", f"ws {frame.get('type')}", version, text)
+                count += 1
+        return count
+
+    async def settle(self) -> None:
+        """Until every socket has what the last changes caused: the panels are rendered on the
+        one thread database_sync_to_async uses, so a no-op queued there returns after them."""
+        quiet = 0
+        while quiet < 3:
+            await asyncio.sleep(0.002)
+            await sync_to_async(lambda: None)()
+            quiet = quiet + 1 if await self.drain() == 0 else 0
+
+    async def connect(self, who: Identity) -> None:
+        cookie = who.client.cookies.get("sessionid")
+        headers = [(b"host", b"testserver"), (b"origin", ORIGIN)]
+        if cookie is not None:
+            headers.append((b"cookie", f"sessionid={cookie.value}".encode()))
+        comm = WebsocketCommunicator(websocket_app(), socket_path(self.code), headers=headers)
+        connected, _ = await comm.connect(timeout=WAIT)
+        assert connected
+        who.comm = comm
+
+    async def close(self) -> None:
+        for who in self.identities.values():
+            if who.comm is not None:
+                with contextlib.suppress(Exception, asyncio.CancelledError):
+                    await who.comm.disconnect(timeout=1)
+
+    def path(self, name: str, *args: object) -> str:
+        return reverse(name, args=[self.code, *args])
+
+    def canary(self, channel: str, writer: str) -> str:
+        self.canary_count += 1
+        return f"zq{self.canary_count}x {channel} from {writer}"
+
+    def audit(self) -> Auditor:
+        """Check every capture; each version's secrets are read from its state once."""
+        states = sorted(self.states)
+
+        @cache
+        def secrets_at(version: int) -> Secrets:
+            # A version this run did not see (a change inside a request's own) takes the next
+            # one seen, which knows at least as much.
+            seen = next((v for v in states if v >= version), states[-1])
+            return self.oracle(self.states[seen], self.stages[seen])
+
+        auditor = self.auditor or Auditor(secrets_at)
+        auditor.secrets_at = secrets_at
+        for capture in self.captures:
+            auditor.check(capture)
+        return auditor
+
+
+# --- Multi-night Werewolf: the oracle ------------------------------------------------------------
+
+
+def werewolf_secrets(state: dict[str, Any] | None, stage: str) -> Secrets:
+    """What each identity may know of a multi-night table, from the engine's state alone."""
+    if not state or "setup" not in state:
+        return Secrets(True, (), {}, {}, {}, lambda _p, _k: Knows(frozenset(), (), None, NONE))
+    game = game_of(state)
+    setup, now = game.setup, game.state
+    over = now.over or stage != "playing"
+    players = tuple(setup.players)
+    # Made public by the rules beyond the engine's reveals: rules/004's idiot shown at his
+    # vote, a white werewolf king exploding in front of everyone.
+    public = {e.player for e in game.log if isinstance(e, IdiotRevealed)}
+    public |= {e.player for e in game.log if isinstance(e, AbilityUsed) and e.ability == "explode"}
+    words = {}
+    for player in players:
+        role = setup.roles[player]
+        titles = [role.title, role.name.replace("_", " ")]
+        if role.side == "werewolves":
+            titles += ["werewolf", "wolf"]
+        words[player] = words_for(titles)
+    views = {p: view_for(game, p) for p in players}
+    told: dict[str, frozenset[str]] = {}
+    pack: dict[str, frozenset[str]] = {}
+    for player, view in views.items():
+        lines = [line for _phase, info in view.told for line in wolf_panels._told_lines(info)]
+        told[player] = frozenset(lines)
+        pack[player] = frozenset(
+            f"{w} → {wolf_panels.names.player(t)}" for w, t in view.pack.items()
+        )
+    spectator = view_for(game, None)
+    # The engine's own reveals: only the forum game shows a dead player's role (rules/001);
+    # rules/003 and rules/004 announce deaths without roles. Checked here, not trusted: the
+    # oracle takes the seats' knowledge from the engine's per-seat view, which includes them.
+    revealed = {p for phase in spectator.thread for p in phase.revealed}
+    assert setup.ruleset.name == "forum" or not revealed, revealed
+    assert revealed <= set(players) - set(now.alive) or now.over, revealed
+
+    def knows(player: str | None, kind: str) -> Knows:
+        if player is None:
+            known = set(spectator.known) | public
+            reads = frozenset({"public", "graveyard"}) if kind == "watcher" else PUBLIC_ONLY
+            return Knows(frozenset(known), (), None, reads)
+        view = views[player]
+        role = setup.roles[player]
+        alive = player in now.alive
+        reads = {"public"}
+        if alive and (role.side == "werewolves" or role.name == "dark_villager"):
+            reads.add("pack")
+        if not alive:
+            reads.add("graveyard")
+        return Knows(
+            frozenset(set(view.known) | public),
+            (*told[player], *pack[player]),
+            role.title,
+            frozenset(reads),
+        )
+
+    return Secrets(over, players, words, told, pack, knows)
+
+
+NONE: frozenset[str] = frozenset()
+PUBLIC_ONLY = frozenset({"public"})
+
+
+# --- Multi-night Werewolf: the game --------------------------------------------------------------
+
+
+async def werewolf_game(ruleset: str, seed: int, players: int) -> Run:
+    rng = random.Random(seed)
+    run = Run(oracle=werewolf_secrets)
+    host = Identity("Ann", "seat", new_client(), "Ann")
+    response = await run.http(
+        host, "POST", reverse("table_new"), {"host_name": "Ann", "game": f"werewolf:{ruleset}"}
+    )
+    run.code = response["Location"].strip("/").split("/")[-1]
+    run.identities["Ann"] = host
+    for name in NAMES[1:players]:
+        who = Identity(name, "seat", new_client(), name)
+        run.identities[name] = who
+        await run.http(who, "GET", run.path("join"))
+        await run.http(who, "POST", run.path("join"), {"name": name})
+    fields: dict[str, Any] = {f"count_{r}": n for r, n in line_up(ruleset, players, rng).items()}
+    if ruleset == "oxford":
+        fields |= {"lovers": rng.randint(0, 1), "rivals": rng.randint(0, 1)}
+    await run.http(host, "POST", run.path("options"), fields, htmx=True)
+    watcher = Identity("watcher", "watcher", new_client())
+    outsider = Identity("outsider", "outsider", new_client())
+    run.identities["watcher"] = watcher
+    run.identities["outsider"] = outsider
+    await run.http(watcher, "GET", reverse("watch", args=[run.code, watch_key(run.code)]))
+    for who in run.identities.values():
+        if who.kind != "outsider":
+            await run.connect(who)
+    await run.settle()
+
+    def tokens() -> dict[str, str]:
+        return dict(Seat.objects.filter(table__code=run.code).values_list("name", "token"))
+
+    auditor = Auditor(
+        lambda _v: werewolf_secrets(None, "lobby"), tokens=await sync_to_async(tokens)()
+    )
+    run.auditor = auditor
+    with _seeded(seed):
+        await run.http(host, "POST", run.path("start"), htmx=True)
+    await run.settle()
+    seen: set[str] = set()
+    for _step in range(300):
+        table = await sync_to_async(Table.objects.get)(code=run.code)
+        if table.stage != "playing":
+            break
+        game = game_of(table.state)
+        phase = game.state.phase
+        where = f"{phase.kind}{phase.number}"
+        if where not in seen:
+            seen.add(where)
+            await look(run, rng)
+            await talk(run, table, rng)
+        moved = False
+        for name in rng.sample([s.player for s in run.seats()], len(run.seats())):
+            table = await sync_to_async(Table.objects.get)(code=run.code)
+            if table.stage != "playing":
+                break
+            seat = await sync_to_async(Seat.objects.get)(table=table, name=name)
+            found = await sync_to_async(fields_for)(table, seat, rng)
+            if found is None:
+                continue
+            kind, fields = found
+            answer = await run.http(
+                run.identities[name], "POST", run.path("move", kind), fields, htmx=True
+            )
+            moved = moved or answer.status_code == 200
+        await run.settle()
+        table = await sync_to_async(Table.objects.get)(code=run.code)
+        if not moved and table.stage == "playing":
+            answer = await run.http(host, "POST", run.path("move", "advance"), htmx=True)
+            if answer.status_code != 200:  # the host may be dead and not allowed: the clock
+                await sync_to_async(services.table_move_on)(table=table)
+                await run.snapshot()
+            await run.settle()
+    await look(run, rng)
+    await run.settle()
+    final = await sync_to_async(Table.objects.get)(code=run.code)
+    run.summary = {
+        "stage": final.stage,
+        "phases": len(seen),
+        "roles": sorted(r.name for r in game_of(final.state).setup.roles.values()),
+        "outcome": str(getattr(game_of(final.state).state.outcome, "winner", None)),
+    }
+    return run
+
+
+def line_up(ruleset: str, players: int, rng: random.Random) -> dict[str, int]:
+    """A random legal deck for `players` (a quarter of them on the werewolves' side), every
+    role of the ruleset counted (0 for the ones left out), as the lobby's form posts it."""
+    rules = RULESETS[ruleset]
+    wolves = [r for r in rules.roles.values() if r.side == "werewolves"]
+    others = [r for r in rules.roles.values() if r.side != "werewolves"]
+    powers = [r for r in others if r.name != "villager"]
+    fill = rules.roles.get("villager") or others[0]
+    for _attempt in range(500):
+        counts: Counter[str] = Counter()
+        size = max(1, players // 4)
+        while sum(counts[r.name] for r in wolves) < size:
+            role = rng.choice(wolves)
+            if role.limit is None or counts[role.name] < role.limit:
+                counts[role.name] += 1
+        # Most powers once each (a random choice of them), the rest plain villagers.
+        chosen = rng.sample(powers, min(len(powers), players - size))
+        for role in chosen[: rng.randint(len(chosen) // 2, len(chosen))]:
+            counts[role.name] += 1
+        counts[fill.name] += players - sum(counts.values())
+        if start_problem(ruleset, {"roles": dict(counts)}, players) is None:
+            return {name: counts[name] for name in rules.roles}
+    raise AssertionError(f"no legal {ruleset} deck for {players} players")
+
+
+async def look(run: Run, rng: random.Random) -> None:
+    """What each browser fetches in a phase: its page, now and then its htmx panel; the
+    outsider tries the page, the panel and a socket."""
+    for who in run.identities.values():
+        await run.http(who, "GET", run.path("table"))
+        if who.kind == "outsider" or rng.random() < 0.3:
+            await run.http(who, "GET", run.path("panel"), {"version": 0}, htmx=True)
+    await run.settle()
+
+
+async def talk(run: Run, table: Table, rng: random.Random) -> None:
+    """Canary lines in every channel a seat may write in now: the pack at night, the graveyard
+    for the dead, the village by day (what each may write is the family's to say; refusals are
+    captured too)."""
+    game = game_of(table.state)
+    now = game.state
+    night = now.phase is not None and now.phase.kind == "night"
+    readers = {
+        channel: frozenset(
+            label
+            for label, who in run.identities.items()
+            if channel
+            in werewolf_secrets(table.state, table.stage).knows(who.player, who.kind).reads
+        )
+        for channel in ("public", "pack", "graveyard")
+    }
+    for who in run.seats():
+        role = game.setup.roles[who.player]
+        alive = who.player in now.alive
+        if not alive:
+            channel = "graveyard"
+        elif night and role.side == "werewolves":
+            channel = "pack"
+        elif not night and rng.random() < 0.5:
+            channel = "public"
+        else:
+            continue
+        text = run.canary(channel, who.label)
+        assert run.auditor is not None
+        run.auditor.canaries.append(Canary(text, channel, readers[channel]))
+        answer = await run.http(
+            who, "POST", run.path("chat"), {"channel": channel, "text": text}, htmx=True
+        )
+        if answer.status_code == 200:
+            allowed = run.auditor.canaries[-1].readers | {who.label}
+            run.auditor.canaries[-1] = Canary(text, channel, allowed)
+        else:  # refused (the chat's rate limit): the answer shows it to its writer only
+            run.auditor.canaries[-1] = Canary(text, channel, frozenset({who.label}), sent=False)
+    await run.settle()
+
+
+@contextlib.contextmanager
+def _seeded(seed: int):  # type: ignore[no-untyped-def]
+    from unittest import mock
+
+    with mock.patch("games.tables.services.new_rng", lambda: random.Random(seed)):
+        yield
+
+
+WEREWOLF_GAMES = [
+    (ruleset, seed, players)
+    for ruleset in ("forum", "oxford", "classic")
+    for seed, players in ((1, 7), (2, 6), (3, 8))
+]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "seed", "players"),
+    WEREWOLF_GAMES,
+    ids=[f"{r}-{s}-{p}p" for r, s, p in WEREWOLF_GAMES],
+)
+async def test_a_random_multi_night_game_leaks_nothing(
+    ruleset: str, seed: int, players: int
+) -> None:
+    run = await werewolf_game(ruleset, seed, players)
+    try:
+        auditor = await sync_to_async(run.audit)()
+    finally:
+        await run.close()
+    print(ruleset, seed, run.summary, dict(auditor.figures))
+    auditor.assert_clean(f"{ruleset} seed {seed}")
+    assert run.summary["stage"] == "over", run.summary
+    assert_the_audit_saw_secrets(run)
+
+
+def assert_the_audit_saw_secrets(run: Run) -> None:
+    """The captures hold what the checks look for, where it may be: each seat's role card on
+    its own pages, the pack's and the graveyard's lines at their readers' (the audit would pass
+    vacuously on pages that showed nothing)."""
+    for who in run.seats():
+        assert any(c.who == who.label and "You are the " in c.text for c in run.captures), (
+            f"{who.label} never saw its role card"
+        )
+    assert run.auditor is not None
+    for canary in run.auditor.canaries:
+        if canary.channel == "public" or not canary.sent:
+            continue
+        writer = canary.text.rsplit(" ", 1)[-1]
+        seen_by = {c.who for c in run.captures if canary.text in c.text} - {writer}
+        if canary.channel == "graveyard":
+            assert "watcher" in seen_by, (canary, seen_by)
+        else:
+            assert seen_by, canary
