@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import random
 import re
@@ -35,6 +36,18 @@ from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 
+from games.families.onenight.engine import (
+    Requirement,
+    Role,
+    Ruleset,
+    Team,
+    action_rule,
+    copied_action_rule,
+    role_limits,
+)
+from games.families.onenight.engine.messages import night_report, role_message
+from games.families.onenight.options import RULES_PHRASE
+from games.families.onenight.play import OneNightState
 from games.families.werewolf import panels as wolf_panels
 from games.families.werewolf.engine import RULESETS
 from games.families.werewolf.engine.events import AbilityUsed, IdiotRevealed
@@ -55,7 +68,21 @@ from tests.security.secrets import (
     strings_of,
     words_for,
 )
+from tests.security.test_leak_audit import _deck, _targets_for
 from tests.werewolf.test_table_play import NAMES, fields_for
+
+# The roles of the game whose panel is being built (for the planted leaks below).
+CURRENT_ROLES: contextvars.ContextVar[dict[str, str]] = contextvars.ContextVar("roles")
+
+
+def _remembering_roles(view_of: Any) -> Any:
+    def remembering(table: Any, viewer: Any) -> Any:
+        roles = game_of(table.state).setup.roles
+        CURRENT_ROLES.set({p: r.title for p, r in roles.items()})
+        return view_of(table, viewer)
+
+    return remembering
+
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -448,6 +475,15 @@ def _seeded(seed: int):  # type: ignore[no-untyped-def]
         yield
 
 
+async def audited_werewolf_game(ruleset: str, seed: int, players: int) -> tuple[Run, Auditor]:
+    run = await werewolf_game(ruleset, seed, players)
+    try:
+        auditor = await sync_to_async(run.audit)()
+    finally:
+        await run.close()
+    return run, auditor
+
+
 WEREWOLF_GAMES = [
     (ruleset, seed, players)
     for ruleset in ("forum", "oxford", "classic")
@@ -463,11 +499,7 @@ WEREWOLF_GAMES = [
 async def test_a_random_multi_night_game_leaks_nothing(
     ruleset: str, seed: int, players: int
 ) -> None:
-    run = await werewolf_game(ruleset, seed, players)
-    try:
-        auditor = await sync_to_async(run.audit)()
-    finally:
-        await run.close()
+    run, auditor = await audited_werewolf_game(ruleset, seed, players)
     print(ruleset, seed, run.summary, dict(auditor.figures))
     auditor.assert_clean(f"{ruleset} seed {seed}")
     assert run.summary["stage"] == "over", run.summary
@@ -492,3 +524,253 @@ def assert_the_audit_saw_secrets(run: Run) -> None:
             assert "watcher" in seen_by, (canary, seen_by)
         else:
             assert seen_by, canary
+
+
+# --- One Night: the oracle -----------------------------------------------------------------------
+
+
+def onenight_secrets(state: dict[str, Any] | None, stage: str) -> Secrets:
+    """What each identity may know of a One Night table (rules/000, rules/002): its own card
+    and what the moderator told it (its role message, its action's prompt, after the night its
+    report); nothing of anyone else until the reveal, when everything is public."""
+    if not state or "players" not in state or state.get("phase") in ("reveal", "cancelled"):
+        return Secrets(True, (), {}, {}, {}, lambda _p, _k: Knows(frozenset(), (), None, NONE))
+    game = OneNightState(state)
+    deal = game.deal
+    players = tuple(deal.players)
+    night = game.night() if game.phase != "night" else None
+    words = {}
+    own: dict[str, frozenset[str]] = {}
+    for player in players:
+        cards = {deal.cards[player]}
+        if night is not None:
+            cards.add(night.final[player])
+        titles = [c.title for c in cards]
+        if any(c.team is Team.WEREWOLF for c in cards):
+            titles.append("werewolf")
+        words[player] = words_for(titles)
+        message = role_message(deal, player)
+        texts = [message.heading, *message.paragraphs, action_rule(deal, player).description]
+        if night is not None:
+            texts += night_report(night, player)
+        own[player] = frozenset(texts)
+
+    def knows(player: str | None, kind: str) -> Knows:
+        if player is None:
+            return Knows(NONE, (), None, PUBLIC_ONLY)
+        return Knows(frozenset({player}), tuple(own[player]), None, PUBLIC_ONLY)
+
+    return Secrets(False, players, words, own, {}, knows)
+
+
+# --- One Night: the game -------------------------------------------------------------------------
+
+
+async def onenight_game(ruleset: str, seed: int, players: int) -> Run:
+    rng = random.Random(seed)
+    run = Run(oracle=onenight_secrets)
+    host = Identity("Ann", "seat", new_client(), "Ann")
+    response = await run.http(
+        host, "POST", reverse("table_new"), {"host_name": "Ann", "game": f"onenight:{ruleset}"}
+    )
+    run.code = response["Location"].strip("/").split("/")[-1]
+    run.identities["Ann"] = host
+    for name in NAMES[1:players]:
+        who = Identity(name, "seat", new_client(), name)
+        run.identities[name] = who
+        await run.http(who, "GET", run.path("join"))
+        await run.http(who, "POST", run.path("join"), {"name": name, "phrase": RULES_PHRASE})
+    deck = Counter(_deck(rng, Ruleset(ruleset), players, []))
+    counts = {f"count_{r.value}": deck.get(r, 0) for r in role_limits(Ruleset(ruleset))}
+    await run.http(host, "POST", run.path("options"), counts, htmx=True)
+    watcher = Identity("watcher", "watcher", new_client())
+    outsider = Identity("outsider", "outsider", new_client())
+    run.identities["watcher"] = watcher
+    run.identities["outsider"] = outsider
+    await run.http(watcher, "GET", reverse("watch", args=[run.code, watch_key(run.code)]))
+    for who in run.identities.values():
+        if who.kind != "outsider":
+            await run.connect(who)
+
+    def tokens() -> dict[str, str]:
+        return dict(Seat.objects.filter(table__code=run.code).values_list("name", "token"))
+
+    run.auditor = Auditor(
+        lambda _v: onenight_secrets(None, ""), tokens=await sync_to_async(tokens)()
+    )
+    with _seeded(seed):
+        await run.http(host, "POST", run.path("start"), htmx=True)
+    await run.settle()
+    await look(run, rng)
+
+    def read_state() -> OneNightState:
+        return OneNightState(Table.objects.get(code=run.code).state)
+
+    game = await sync_to_async(read_state)()
+    deal = game.deal
+    ids = dict((n, i) for i, n in game.players)
+
+    def posted(targets: list[str]) -> list[str]:
+        return [str(ids[t]) if t in ids else t for t in targets]
+
+    for name in rng.sample(list(deal.players), len(deal.players)):
+        who = run.identities[name]
+        rule = action_rule(deal, name)
+        if rule.role is Role.DOPPELGANGER:
+            model = rng.choice([p for p in deal.players if p != name])
+            copy = {"targets": posted([model])}
+            await run.http(who, "POST", run.path("move", "copy"), copy, htmx=True)
+            rule = copied_action_rule(deal.cards[model])
+            if rule.requirement is Requirement.NONE:
+                continue
+        targets = _targets_for(rng, rule, name, deal)
+        data = {"targets": posted(targets)} if targets else {"no_action": "1"}
+        await run.http(who, "POST", run.path("move", "action"), data, htmx=True)
+    await run.settle()
+    assert (await sync_to_async(read_state)()).phase == "day"
+    await look(run, rng)
+    for who in run.seats():
+        if rng.random() < 0.5:
+            text = f"{who.label} thinks it over"
+            await run.http(who, "POST", run.path("chat"), {"channel": "public", "text": text})
+    await run.http(host, "POST", run.path("move", "end_day"), htmx=True)
+    await run.settle()
+    await look(run, rng)
+    for who in run.seats():
+        target = rng.choice([p for p in deal.players if p != who.player])
+        await run.http(who, "POST", run.path("move", "vote"), {"target": ids[target]}, htmx=True)
+    await run.settle()
+    assert (await sync_to_async(read_state)()).phase == "reveal"
+    await look(run, rng)
+    run.summary = {"cards": sorted(c.value for c in deal.cards.values())}
+    return run
+
+
+ONENIGHT_GAMES = [
+    (ruleset, seed, players)
+    for ruleset in ("house", "official")
+    for seed, players in ((1, 5), (2, 4), (3, 7))
+]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "seed", "players"),
+    ONENIGHT_GAMES,
+    ids=[f"{r}-{s}-{p}p" for r, s, p in ONENIGHT_GAMES],
+)
+async def test_a_random_one_night_game_leaks_nothing(ruleset: str, seed: int, players: int) -> None:
+    run = await onenight_game(ruleset, seed, players)
+    try:
+        auditor = await sync_to_async(run.audit)()
+    finally:
+        await run.close()
+    print(ruleset, seed, run.summary, dict(auditor.figures))
+    auditor.assert_clean(f"One Night {ruleset} seed {seed}")
+    for who in run.seats():
+        heading = "You are the "
+        assert any(c.who == who.label and heading in c.text for c in run.captures)
+
+
+# --- The audit catches leaks (planted ones) ------------------------------------------------------
+
+
+async def test_the_audit_catches_a_role_in_a_new_public_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Mutant: the story so far names every dead player's role in rules/004, which announces
+    deaths without roles. No private sentence is involved: the block binding a name to its
+    role alone must fail the audit."""
+    real = wolf_panels._public_lines
+
+    def leaky(phase: Any) -> list[str]:
+        lines = real(phase)
+        return [*lines, *(f"{p} is gone." for p in phase.dead)]
+
+    monkeypatch.setattr(wolf_panels, "_public_lines", leaky)
+    _run, auditor = await audited_werewolf_game("classic", 1, 7)
+    assert not auditor.leaks, "a public line without a role is no leak"
+
+    def leakier(phase: Any) -> list[str]:
+        game_roles = CURRENT_ROLES.get()
+        return [*real(phase), *(f"{p} was the {game_roles[p]}." for p in phase.dead)]
+
+    monkeypatch.setattr(wolf_panels, "_public_lines", leakier)
+    monkeypatch.setattr(wolf_panels, "view_of", _remembering_roles(wolf_panels.view_of))
+    _run, auditor = await audited_werewolf_game("classic", 1, 7)
+    assert any("role" in leak and "watcher" in leak for leak in auditor.leaks), auditor.leaks[:3]
+    assert any("(seat)" in leak for leak in auditor.leaks)
+
+
+async def test_the_audit_catches_the_graveyard_read_by_the_living(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Mutant: every seat reads the graveyard. The canaries of the dead must fail the audit."""
+    from games.families.werewolf.family import GRAVEYARD, Werewolf
+    from games.tables.family import Channel
+
+    real = Werewolf.channels
+
+    def leaky(self: Werewolf, table: Any, viewer: Any) -> tuple[Channel, ...]:
+        channels = real(self, table, viewer)
+        if any(c.name == GRAVEYARD for c in channels):
+            return channels
+        return (*channels, Channel(GRAVEYARD, "Graveyard", read=True, write=False))
+
+    monkeypatch.setattr(Werewolf, "channels", leaky)
+    _run, auditor = await audited_werewolf_game("classic", 1, 7)
+    assert any("graveyard channel" in leak for leak in auditor.leaks), auditor.leaks[:3]
+
+
+async def test_the_audit_catches_a_role_in_websocket_frames_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Mutant: the panel pushed over the socket carries, in an HTML comment, the role of the
+    next player. Pages are untouched; the frames alone must fail the audit."""
+    from games.tables import consumers
+
+    real = consumers.render_to_string
+
+    def leaky(template: str, context: dict[str, Any]) -> str:
+        markup = real(template, context)
+        page = context.get("page")
+        if template != "tables/page.html#panel" or page is None:
+            return markup
+        state = page.table.state or {}
+        if "setup" not in state:
+            return markup
+        roles = game_of(state).setup.roles
+        players = list(roles)
+        me = next((n for n, i in state["seats"].items() if page.me and i == page.me.pk), None)
+        other = players[(players.index(me) + 1) % len(players)] if me else players[0]
+        return markup + f"<!-- {other}: {roles[other].title} -->"
+
+    monkeypatch.setattr(consumers, "render_to_string", leaky)
+    _run, auditor = await audited_werewolf_game("forum", 1, 7)
+    assert auditor.leaks
+    assert all(" frame " in leak for leak in auditor.leaks), auditor.leaks[:3]
+
+
+async def test_the_audit_catches_another_seat_in_a_one_night_page(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Mutant: every One Night role message also names the next seat's card."""
+    from games.families.onenight import panels as night_panels
+    from games.families.onenight.engine import Deal
+    from games.families.onenight.engine.messages import RoleMessage
+
+    real = night_panels.role_message
+
+    def leaky(deal: Deal, player: str) -> RoleMessage:
+        mine = real(deal, player)
+        players = list(deal.players)
+        other = players[(players.index(player) + 1) % len(players)]
+        extra = f"Psst: {other} holds the {deal.cards[other].title}."
+        return RoleMessage(mine.role, mine.heading, (*mine.paragraphs, extra))
+
+    monkeypatch.setattr(night_panels, "role_message", leaky)
+    run = await onenight_game("official", 1, 5)
+    try:
+        auditor = await sync_to_async(run.audit)()
+    finally:
+        await run.close()
+    assert any("Psst" in leak for leak in auditor.leaks), auditor.leaks[:3]
