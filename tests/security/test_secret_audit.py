@@ -70,6 +70,7 @@ from tests.security.secrets import (
     words_for,
 )
 from tests.security.test_leak_audit import _deck, _targets_for
+from tests.werewolf.test_table_mode import CLASSIC, Moderator
 from tests.werewolf.test_table_play import NAMES, fields_for
 
 # The roles of the game whose panel is being built (for the planted leaks below).
@@ -563,6 +564,42 @@ async def test_the_public_count_of_who_is_done_tells_no_powers(ruleset: str) -> 
     run, _auditor = await audited_werewolf_game(ruleset, 1, 7)
     # (No count at all is a fix too: issue 36 allows "every living player (or none)".)
     assert not count_tells(run), count_tells(run)[:5]
+
+
+def test_table_modes_watcher_reads_only_the_public_game() -> None:
+    """Table mode (the moderator's assistant, rules/004 at a table): a watcher's pages and
+    panels through a night with a kill, a witch and a seer's answer, and the days that follow,
+    hold no role and nothing the moderator was shown for one player."""
+    mod = Moderator("classic", list(CLASSIC))
+    mod.deal(CLASSIC)
+    watcher = new_client()
+    watcher.get(reverse("watch", args=[mod.code, watch_key(mod.code)]))
+    identity = Identity("watcher", "watcher", watcher)
+    run = Run(code=mod.code, oracle=werewolf_secrets)
+
+    def look(where: str) -> None:
+        table = Table.objects.get(code=mod.code)
+        run.states[table.version] = table.state
+        run.stages[table.version] = table.stage
+        for path in (run.path("table"), run.path("panel")):
+            body = watcher.get(path).content.decode()
+            run.capture(identity, "page", f"{where} {path}", table.version, body)
+
+    look("night 1")
+    mod.night("Ann", "kill", "Fay")
+    mod.night("Dan", "save", "no")
+    mod.night("Dan", "poison", "")
+    mod.night("Cat", "check", "Ann")
+    look("night 1, the seer answered")
+    for step in range(12):
+        mod.post("advance", {})
+        look(f"advance {step}")
+        if Table.objects.get(code=mod.code).stage != "playing":
+            break
+    auditor = run.audit()
+    auditor.assert_clean("table mode")
+    assert auditor.figures["captures_checked"] >= 10
+    assert not COUNT.search("".join(c.text for c in run.captures))
 
 
 # --- One Night: the oracle -----------------------------------------------------------------------
