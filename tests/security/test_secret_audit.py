@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import dataclasses
 import json
 import random
 import re
@@ -27,6 +28,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -335,8 +337,7 @@ async def werewolf_game(ruleset: str, seed: int, players: int) -> Run:
     run.identities["outsider"] = outsider
     await run.http(watcher, "GET", reverse("watch", args=[run.code, watch_key(run.code)]))
     for who in run.identities.values():
-        if who.kind != "outsider":
-            await run.connect(who)
+        await run.connect(who)  # the outsider's is closed at once (no seat, no watch link)
     await run.settle()
 
     def tokens() -> dict[str, str]:
@@ -526,6 +527,8 @@ def assert_the_audit_saw_secrets(run: Run) -> None:
         assert any(c.who == who.label and "You are the " in c.text for c in run.captures), (
             f"{who.label} never saw its role card"
         )
+    outsider = [c.where for c in run.captures if c.who == "outsider" and c.what == "frame"]
+    assert not outsider, f"a browser with no seat and no watch link was sent {outsider}"
     assert run.auditor is not None
     for canary in run.auditor.canaries:
         if canary.channel == "public" or not canary.sent:
@@ -676,8 +679,7 @@ async def onenight_game(ruleset: str, seed: int, players: int) -> Run:
     run.identities["outsider"] = outsider
     await run.http(watcher, "GET", reverse("watch", args=[run.code, watch_key(run.code)]))
     for who in run.identities.values():
-        if who.kind != "outsider":
-            await run.connect(who)
+        await run.connect(who)  # the outsider's is closed at once (no seat, no watch link)
 
     def tokens() -> dict[str, str]:
         return dict(Seat.objects.filter(table__code=run.code).values_list("name", "token"))
@@ -756,6 +758,7 @@ async def test_a_random_one_night_game_leaks_nothing(ruleset: str, seed: int, pl
     for who in run.seats():
         heading = "You are the "
         assert any(c.who == who.label and heading in c.text for c in run.captures)
+    assert not [c for c in run.captures if c.who == "outsider" and c.what == "frame"]
 
 
 # --- One Night on the Discord bot ----------------------------------------------------------------
@@ -894,6 +897,29 @@ async def test_the_audit_catches_a_role_in_a_new_public_line(
     _run, auditor = await audited_werewolf_game("classic", 1, 7)
     assert any("role" in leak and "watcher" in leak for leak in auditor.leaks), auditor.leaks[:3]
     assert any("(seat)" in leak for leak in auditor.leaks)
+
+
+async def test_the_audit_catches_what_one_seat_was_told_shown_to_all(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Mutant: every page (a watcher's too) shows what every seat was told and the pack's
+    choices. The seer's answers and the pack's lines must fail the audit, where they name no
+    role as well as where they do."""
+    real = wolf_panels.view_for
+
+    def leaky(game: Any, player: str | None) -> Any:
+        mine = real(game, player)
+        views = [real(game, p) for p in game.setup.players]
+        told = tuple(t for view in views for t in view.told)
+        pack = {w: t for view in views for w, t in view.pack.items()}
+        return dataclasses.replace(mine, told=told, pack=MappingProxyType(pack))
+
+    monkeypatch.setattr(wolf_panels, "view_for", leaky)
+    _run, auditor = await audited_werewolf_game("classic", 3, 8)
+    assert any("private sentence" in leak and "watcher" in leak for leak in auditor.leaks), (
+        auditor.leaks[:5]
+    )
+    assert any("a pack's choice" in leak for leak in auditor.leaks), auditor.leaks[:3]
 
 
 async def test_the_audit_catches_the_graveyard_read_by_the_living(
