@@ -48,17 +48,16 @@ _BOUNDARY = re.compile(
 )
 _TOKEN = re.compile(r"<!--(.*?)-->|<(/?)([a-zA-Z][\w-]*)([^>]*)>|([^<]+)", re.S)
 _ATTR_VALUE = re.compile(r"""[\w:-]+\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
-_SKIPPED = ("script", "style")
 
 
 def blocks(markup: str) -> list[str]:
     """The statements of an HTML text: text and attribute values, entities decoded, cut at block
-    tags; comments are a block of their own. Plain text (a bot's message) is cut at lines."""
+    tags; comments are a block of their own, and so is what a script or style element holds (a
+    JSON data block would be read). Plain text (a bot's message) is cut at lines."""
     if "<" not in markup:
         return [b for b in (_norm(line) for line in markup.splitlines()) if b]
     found: list[str] = []
     current: list[str] = []
-    skipping = ""
 
     def flush() -> None:
         text = _norm(" ".join(current))
@@ -67,20 +66,13 @@ def blocks(markup: str) -> list[str]:
         current.clear()
 
     for match in _TOKEN.finditer(markup):
-        comment, closing, tag, attrs, text = match.groups()
-        if skipping:
-            if tag and closing and tag.lower() == skipping:
-                skipping = ""
-            continue
+        comment, _closing, tag, attrs, text = match.groups()
         if comment is not None:
             flush()
             current.append(comment)
             flush()
         elif tag:
-            if tag.lower() in _SKIPPED and not closing:
-                skipping = tag.lower()
-                continue
-            if _BOUNDARY.match(tag):
+            if _BOUNDARY.match(tag) or tag.lower() in ("script", "style"):
                 flush()
             for value in _ATTR_VALUE.finditer(attrs or ""):
                 current.append(next(v for v in value.groups() if v is not None))

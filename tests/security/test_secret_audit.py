@@ -68,6 +68,7 @@ from tests.security.secrets import (
     Capture,
     Knows,
     Secrets,
+    blocks,
     strings_of,
     words_for,
 )
@@ -875,6 +876,34 @@ def test_a_random_one_night_game_on_the_bot_leaks_nothing(
     for name in run.names:
         assert any(c.who == name and "You are the " in c.text for c in run.captures), name
     assert auditor.figures["letter"] and auditor.figures["post"]
+
+
+# --- The reader itself ---------------------------------------------------------------------------
+
+
+def test_the_reader_cuts_statements_and_knows_every_form_of_a_role() -> None:
+    """A statement is a paragraph, an item, a table row, an option, a comment, a script's text;
+    attributes are read with it. A role is found in any case and number."""
+    markup = (
+        '<p>Ann <strong>(Seer)</strong></p><ul><li data-x="wolf">Ben</li><li>Cat</li></ul>'
+        '<script type="application/json">{"Dan": 1}</script><!-- Eve: Witch -->'
+        '<tr class="dead"><td>Fay</td><td>Hunter</td></tr><option value="3">Gus</option>'
+    )
+    assert blocks(markup) == [
+        "Ann (Seer)",
+        "wolf Ben",
+        "Cat",
+        'application/json {"Dan": 1}',
+        "Eve: Witch",
+        "dead Fay Hunter",
+        "3 Gus",
+    ]
+    assert blocks("Game X: you are\n\n  the Seer.") == ["Game X: you are", "the Seer."]
+    wolf = words_for(["White Werewolf King", "werewolf", "wolf"])
+    for text in ("the WEREWOLVES", "a white  werewolf king", "two wolves", "Wolf"):
+        assert wolf.search(text), text
+    assert not wolf.search("wolfsbane") and not wolf.search("werewolfish")
+    assert words_for(["Seer"]).search("the seers") and not words_for(["Seer"]).search("seerly")
 
 
 # --- The audit catches leaks (planted ones) ------------------------------------------------------
