@@ -21,7 +21,8 @@ Each capture is then checked against what that identity may know at that version
 - **The chat channels.** Every line the audit writes is a unique canary; a line of the pack's
   channel may reach only the werewolf side (living) and of the graveyard only the dead and the
   watchers, as the rules say; at the end of the game everything is public.
-- **Tokens.** No identity ever receives another seat's rejoin token.
+- **Tokens.** No identity ever receives another seat's rejoin token or the bot's link code
+  for it (either plays that seat).
 
 Rule pages that list every role of a deck are public and name no player, so they bind nothing;
 the deck itself is chosen in public. Nothing is checked once the game is over.
@@ -154,7 +155,8 @@ class Auditor:
     """Checks captures against the oracle of the version each one shows."""
 
     secrets_at: Callable[[int], Secrets]
-    tokens: dict[str, str] = field(default_factory=dict)  # identity label -> its rejoin token
+    # Identity label -> what lets one play its seat: the rejoin token, the bot's link code.
+    tokens: dict[str, tuple[str, ...]] = field(default_factory=dict)
     canaries: list[Canary] = field(default_factory=list)
     figures: Counter[str] = field(default_factory=Counter)
     leaks: list[str] = field(default_factory=list)
@@ -162,9 +164,9 @@ class Auditor:
     def check(self, capture: Capture) -> None:
         self.figures[capture.what] += 1
         self.figures["bytes"] += len(capture.text)
-        for label, token in self.tokens.items():
-            if label != capture.who and token in capture.text:
-                self.leak(capture, f"{label}'s rejoin token")
+        for label, tokens in self.tokens.items():
+            if label != capture.who and any(token in capture.text for token in tokens):
+                self.leak(capture, f"{label}'s rejoin token or link code")
         secrets = self.secrets_at(capture.version)
         if secrets.over:
             self.figures["captures_after_the_end"] += 1

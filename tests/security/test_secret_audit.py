@@ -38,6 +38,7 @@ from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 
+from games.chatbot.linking import link_code
 from games.families.onenight.engine import (
     Requirement,
     Role,
@@ -243,6 +244,13 @@ class Run:
         return auditor
 
 
+def seat_tokens(code: str) -> dict[str, tuple[str, ...]]:
+    """What plays each seat: its rejoin token, and the code that links it to a chat account."""
+    return {
+        seat.name: (seat.token, link_code(seat)) for seat in Seat.objects.filter(table__code=code)
+    }
+
+
 # --- Multi-night Werewolf: the oracle ------------------------------------------------------------
 
 
@@ -341,11 +349,9 @@ async def werewolf_game(ruleset: str, seed: int, players: int) -> Run:
         await run.connect(who)  # the outsider's is closed at once (no seat, no watch link)
     await run.settle()
 
-    def tokens() -> dict[str, str]:
-        return dict(Seat.objects.filter(table__code=run.code).values_list("name", "token"))
-
     auditor = Auditor(
-        lambda _v: werewolf_secrets(None, "lobby"), tokens=await sync_to_async(tokens)()
+        lambda _v: werewolf_secrets(None, "lobby"),
+        tokens=await sync_to_async(seat_tokens)(run.code),
     )
     run.auditor = auditor
     with _seeded(seed):
@@ -682,11 +688,8 @@ async def onenight_game(ruleset: str, seed: int, players: int) -> Run:
     for who in run.identities.values():
         await run.connect(who)  # the outsider's is closed at once (no seat, no watch link)
 
-    def tokens() -> dict[str, str]:
-        return dict(Seat.objects.filter(table__code=run.code).values_list("name", "token"))
-
     run.auditor = Auditor(
-        lambda _v: onenight_secrets(None, ""), tokens=await sync_to_async(tokens)()
+        lambda _v: onenight_secrets(None, ""), tokens=await sync_to_async(seat_tokens)(run.code)
     )
     with _seeded(seed):
         await run.http(host, "POST", run.path("start"), htmx=True)
@@ -748,7 +751,10 @@ ONENIGHT_GAMES = [
     ONENIGHT_GAMES,
     ids=[f"{r}-{s}-{p}p" for r, s, p in ONENIGHT_GAMES],
 )
-async def test_a_random_one_night_game_leaks_nothing(ruleset: str, seed: int, players: int) -> None:
+async def test_a_random_one_night_game_leaks_nothing(
+    ruleset: str, seed: int, players: int, settings: Any
+) -> None:
+    settings.DISCORD_BOT_NAME = "Moderator"  # each seat's page shows its own `!link` code
     run = await onenight_game(ruleset, seed, players)
     try:
         auditor = await sync_to_async(run.audit)()
@@ -760,6 +766,9 @@ async def test_a_random_one_night_game_leaks_nothing(ruleset: str, seed: int, pl
         heading = "You are the "
         assert any(c.who == who.label and heading in c.text for c in run.captures)
     assert not [c for c in run.captures if c.who == "outsider" and c.what == "frame"]
+    assert run.auditor is not None
+    for label, (_token, code) in run.auditor.tokens.items():
+        assert any(c.who == label and code in c.text for c in run.captures), "the !link box"
 
 
 # --- One Night on the Discord bot ----------------------------------------------------------------
@@ -858,8 +867,7 @@ def _audit_bot(run: BotRun) -> Auditor:
         seen = next((v for v in states if v >= version), states[-1])
         return onenight_secrets(run.states[seen], run.stages[seen])
 
-    tokens = dict(Seat.objects.filter(table__code=run.code).values_list("name", "token"))
-    auditor = Auditor(secrets_at, tokens=tokens)
+    auditor = Auditor(secrets_at, tokens=seat_tokens(run.code))
     for capture in run.captures:
         auditor.check(capture)
     return auditor
