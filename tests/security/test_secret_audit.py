@@ -278,6 +278,11 @@ def werewolf_secrets(state: dict[str, Any] | None, stage: str) -> Secrets:
     pack: dict[str, frozenset[str]] = {}
     for player, view in views.items():
         lines = [line for _phase, info in view.told for line in wolf_panels._told_lines(info)]
+        # rules/003's Lover Deck: each of a pair is told the other's name, nobody else is.
+        lines += [
+            f"in love with {other}" if kind == "lover" else f"rival is {other}"
+            for other, kind in view.pairs.items()
+        ]
         told[player] = frozenset(lines)
         pack[player] = frozenset(
             f"{w} → {wolf_panels.names.player(t)}" for w, t in view.pack.items()
