@@ -6,7 +6,7 @@ browser with no seat and no watch link) and, for the Discord bot, every member. 
 page GET, each htmx fragment and POST answer, each websocket frame (one socket per browser on
 the project's ASGI application) and each bot message, private or in the game's channel. The
 oracle and the checks are tests/security/secrets.py's; the games are random legal ones from a
-seed, so the same run replays.
+seed, so the same run replays. Table mode's watcher is read through a moderated 1.7.0 game.
 
 Multi-night Werewolf (rules/001 forum, rules/003 Oxford, rules/004 1.7.0) is played through the
 pages as its players would: each seat posts a legal form, wolves talk in the pack's channel at
@@ -57,7 +57,7 @@ from games.families.werewolf.engine.events import AbilityUsed, IdiotRevealed
 from games.families.werewolf.engine.view import view_for
 from games.families.werewolf.options import start_problem
 from games.families.werewolf.play import game_of
-from games.tables import services
+from games.tables import push, services
 from games.tables.models import Seat, Table
 from games.tables.watching import watch_key
 from tests.chatbot.helpers import FakeChat
@@ -240,6 +240,8 @@ class Run:
         auditor = self.auditor or Auditor(secrets_at)
         auditor.secrets_at = secrets_at
         for capture in self.captures:
+            if capture.version not in self.states:
+                auditor.figures["captures_of_versions_not_snapshotted"] += 1
             auditor.check(capture)
         return auditor
 
@@ -521,14 +523,54 @@ WEREWOLF_GAMES = [
     ids=[f"{r}-{s}-{p}p" for r, s, p in WEREWOLF_GAMES],
 )
 async def test_a_random_multi_night_game_leaks_nothing(
-    ruleset: str, seed: int, players: int
+    ruleset: str, seed: int, players: int, group_messages: list[tuple[str, dict[str, Any]]]
 ) -> None:
     run, auditor = await audited_werewolf_game(ruleset, seed, players)
     PLAYED[(ruleset, seed, players)] = run
+    await sync_to_async(check_group_messages)(run, auditor, group_messages)
     print(ruleset, seed, run.summary, dict(auditor.figures))
     auditor.assert_clean(f"{ruleset} seed {seed}")
     assert run.summary["stage"] == "over", run.summary
     assert_the_audit_saw_secrets(run)
+
+
+@pytest.fixture
+def group_messages(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+    """Every message the table core sends to a channel-layer group, as it sends it."""
+    sent: list[tuple[str, dict[str, Any]]] = []
+    real = push._send
+
+    def record(group: str, message: dict[str, Any]) -> None:
+        sent.append((group, json.loads(json.dumps(message))))
+        real(group, message)
+
+    monkeypatch.setattr(push, "_send", record)
+    return sent
+
+
+def check_group_messages(
+    run: Run, auditor: Auditor, sent: list[tuple[str, dict[str, Any]]]
+) -> None:
+    """Nothing secret in a group broadcast: a table change carries its version and, for a
+    move that only counts, the public status box, which is audited as a watcher would read it;
+    a chat line goes only to its own channel's group (the pack's and the graveyard's groups are
+    joined by their readers' pages alone)."""
+    table_id = Table.objects.values_list("pk", flat=True).get(code=run.code)
+    group = push.table_group(table_id)
+    mine = [(g, m) for g, m in sent if g == group or g.startswith(f"{group}-")]
+    assert mine, "the game's changes reached its groups"
+    for to, message in mine:
+        auditor.figures["group_messages"] += 1
+        if message["type"] == "table.changed":
+            assert to == group
+            assert set(message) <= {"type", "version", "status", "language", "redraw"}, message
+            status = message.get("status", "")
+            capture = Capture("group", None, "watcher", "group", to, message["version"], status)
+            auditor.check(capture)
+        else:
+            assert message["type"] == "chat.line", message
+            assert to == push.channel_group(table_id, message["channel"]), (to, message)
+    auditor.assert_clean("group messages")
 
 
 def assert_the_audit_saw_secrets(run: Run) -> None:
