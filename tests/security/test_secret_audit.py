@@ -59,7 +59,7 @@ from games.families.werewolf.options import start_problem
 from games.families.werewolf.play import game_of
 from games.tables import push, services
 from games.tables.models import Seat, Table
-from games.tables.watching import watch_key
+from games.tables.watching import GAME, watch_key
 from tests.chatbot.helpers import FakeChat
 from tests.factories import new_client
 from tests.security.audit import ORIGIN, WAIT, socket_path, websocket_app
@@ -364,6 +364,11 @@ async def werewolf_game(ruleset: str, seed: int, players: int) -> Run:
     with _seeded(seed):
         await run.http(host, "POST", run.path("start"), htmx=True)
     await run.settle()
+    # The lobby's watch link stops at a Werewolf deal (games/tables/watching.py): the watcher
+    # opens the game's own link, as one handed on by a dead host would be, and reconnects.
+    await run.http(watcher, "GET", reverse("watch", args=[run.code, watch_key(run.code, GAME)]))
+    await run.connect(watcher)
+    await run.settle()
     seen: set[str] = set()
     for _step in range(300):
         table = await sync_to_async(Table.objects.get)(code=run.code)
@@ -641,7 +646,7 @@ def test_table_modes_watcher_reads_only_the_public_game() -> None:
     mod = Moderator("classic", list(CLASSIC))
     mod.deal(CLASSIC)
     watcher = new_client()
-    watcher.get(reverse("watch", args=[mod.code, watch_key(mod.code)]))
+    watcher.get(reverse("watch", args=[mod.code, watch_key(mod.code, GAME)]))
     identity = Identity("watcher", "watcher", watcher)
     run = Run(code=mod.code, oracle=werewolf_secrets)
 
