@@ -45,6 +45,7 @@ from .engine import (
     start as start_game,
 )
 from .engine.forms import forms_for
+from .engine.night import unsettled as night_unsettled
 
 # --- The stored game -----------------------------------------------------------------------------
 
@@ -251,18 +252,53 @@ def _send(raw: dict[str, Any], game: Game, *moves: Move) -> tuple[dict[str, Any]
 
 
 def asked(state: Any, player: str) -> bool:
-    """Whether `player` has something to do now: a form, or in the day's speeches, saying they
-    are done talking (every living player has that button, not only those with a day ability:
-    the discussion ends when the whole village is done, not when the werewolf is)."""
+    """Whether `player` has something to do now: a form; at night, every living player (those
+    without a night ability say they are done for the night, so that the count of who is done
+    and the night's early end tell nothing of who holds a power: docs/security.md); in the
+    day's speeches, saying they are done talking (every living player has that button, not
+    only those with a day ability: the discussion ends when the whole village is done, not
+    when the werewolf is)."""
     if forms_for(state, player):
         return True
-    in_speech = state.phase is not None and state.phase.kind == "day" and state.step == "speech"
-    return in_speech and player in state.alive and not state.pending and state.call is None
+    if player not in state.alive or state.pending or state.phase is None or state.over:
+        return False
+    if state.phase.kind == "night":
+        return not state.closing
+    return state.step == "speech" and state.call is None
+
+
+def sleeping(state: Any, player: str) -> bool:
+    """Whether `player` is alive tonight with no night form: their part is to say they are
+    done for the night (a page's "Done for tonight")."""
+    return (
+        state.phase is not None
+        and state.phase.kind == "night"
+        and asked(state, player)
+        and not forms_for(state, player)
+    )
+
+
+def unsettled(game: Game) -> Mapping[str, str]:
+    """Tonight's choices that keep the night from ending, by player, with the reason (a split
+    pack, an antidote with no victim): those players are not done yet."""
+    state = game.state
+    if state.phase is None or state.phase.kind != "night" or state.pending or state.over:
+        return {}
+    return night_unsettled(state)
+
+
+def done_players(raw: Mapping[str, Any], game: Game) -> frozenset[str]:
+    """The living players counted done with the current step: those who said so (by sending
+    their choices, their vote, "done"), but not those whose choices keep the night from
+    ending. The public count and the early end both read this, so a night where everyone is
+    done is a night that ends (docs/security.md)."""
+    done = set(raw.get("done") or ()) - set(unsettled(game))
+    return frozenset(p for p in game.state.living() if p in done)
 
 
 def _everyone_done(raw: Mapping[str, Any], game: Game) -> bool:
-    """Whether every living player who has something to do now has said they are done."""
-    done = set(raw.get("done") or [])
+    """Whether every living player who has something to do now has done it."""
+    done = done_players(raw, game)
     state = game.state
     return all(player in done or not asked(state, player) for player in state.living())
 
@@ -273,9 +309,10 @@ def _done(raw: dict[str, Any], player: str) -> dict[str, Any]:
 
 def _advance_if_all_done(raw: dict[str, Any], game: Game) -> tuple[dict[str, Any], Game]:
     """Move the step on by itself once everyone has done their part (the documents' moderator
-    would): a night with every choice in, an election or a vote with every vote cast, the
-    speeches once everyone is ready, an execution call once every fist is shown. A pack still
-    split is left to agree, or to the deadline's default."""
+    would): a night once every living player has sent their choices or said they are done, an
+    election or a vote with every vote cast, the speeches once everyone is ready, an execution
+    call once every fist is shown. A pack still split is not done: it is left to agree, or to
+    the deadline's default."""
     if game.state.over or game.state.pending or not _everyone_done(raw, game):
         return raw, game
     try:
@@ -323,9 +360,11 @@ def _sheriff_vote(
 def _ready(
     raw: dict[str, Any], game: Game, player: str, fields: Mapping[str, Sequence[str]]
 ) -> tuple[dict[str, Any], Game]:
-    """Done with the day's speeches (or, with ready=no, not after all)."""
-    if game.state.phase is None or game.state.phase.kind != "day":
-        raise NotNow(_("That is for the day."))
+    """Done with the day's speeches or, for a player without a night form, with the night (or,
+    with ready=no, not after all)."""
+    state = game.state
+    if state.phase is None or (state.phase.kind == "night" and not sleeping(state, player)):
+        raise NotNow(_("There is nothing to say you are done with now."))
     if _one(fields, "ready") == "no":
         return {**raw, "done": [p for p in raw.get("done", []) if p != player]}, game
     return _done(raw, player), game

@@ -1,0 +1,275 @@
+"""What the public lines of a multi-night game may tell (issue 36, item 1; docs/security.md,
+"What each public line may reveal").
+
+The hole: at night every seat and every watcher read "x of N players have done their part",
+where N counted the living who had a night form. When players died, N fell by the number of
+the dead who had held a night power, and it fell again when the witch spent her second
+potion; rules/004 announces deaths without roles. Now every living player has a part at night
+(those without a power say they are done for the night), so N is the number of the living,
+and the night ends early only once all of them are done. A split pack is not done: a table
+that saw everyone done while the night went on would learn that two killers disagree.
+
+Played through the family (play.py, panels.py) with the roles dealt as typed, no database.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from games.families.werewolf import panels, play
+from games.tables.family import Change, FamilyError, SeatInfo, TableInfo
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy")
+
+
+class Table:
+    """A table of the family alone: the deal as typed, each move as a seat posts it."""
+
+    def __init__(self, ruleset: str, roles: dict[str, str], **options: Any) -> None:
+        self.seats = tuple(
+            SeatInfo(id=10 + i, name=name, position=i, is_host=i == 0)
+            for i, name in enumerate(roles)
+        )
+        self.info = TableInfo(
+            code="TESTCODE",
+            family="werewolf",
+            ruleset=ruleset,
+            options={"deal": "cards", "dealt": roles, **options},
+            stage="lobby",
+            phase="",
+            round=0,
+            version=0,
+            deadline=None,
+            state=None,
+            seats=self.seats,
+        )
+        self.notes: list[str] = []
+        self._take(play.start(self.info, random.Random(0), NOW))
+
+    def _take(self, change: Change) -> None:
+        self.notes += [note.text for note in change.notes]
+        fields = {
+            "state": change.state,
+            "stage": "over" if change.finished else "playing",
+            "phase": change.phase,
+            "round": change.round,
+            "deadline": change.deadline,
+            "version": self.info.version + 1,
+        }
+        self.info = replace(self.info, **fields)
+
+    def seat(self, name: str) -> SeatInfo:
+        return next(s for s in self.seats if s.name == name)
+
+    def id(self, name: str) -> str:
+        return str(self.seat(name).id)
+
+    def move(self, name: str, kind: str, **fields: str) -> None:
+        self._take(
+            play.move(self.info, self.seat(name), kind, {k: [v] for k, v in fields.items()}, NOW)
+        )
+
+    def status(self) -> str:
+        return panels.public_status(self.info)[0]
+
+    def count(self) -> tuple[int, int]:
+        found = re.search(r"(\d+) of (\d+) players? ha(?:s|ve) done", self.status())
+        assert found, self.status()
+        return int(found.group(1)), int(found.group(2))
+
+    def label(self) -> str:
+        return play.label(play.game_of(self.info.state))
+
+    def living(self) -> int:
+        return len(play.game_of(self.info.state).state.living())
+
+    def view(self, name: str) -> panels.WerewolfView:
+        return panels.view_of(self.info, self.seat(name))
+
+
+CLASSIC = {
+    "Ann": "werewolf",
+    "Ben": "werewolf",
+    "Cat": "seer",
+    "Dan": "witch",
+    "Eve": "guardian",
+    "Fay": "villager",
+    "Gus": "villager",
+    "Hal": "hunter",
+    "Ivy": "villager",
+}
+
+
+def test_the_night_count_counts_every_living_player_whatever_they_hold() -> None:
+    """The table of the issue: whoever dies, and whatever the witch has left, N is the number
+    of the living at every night, and the count starts at 0."""
+    table = Table("classic", CLASSIC)
+    assert table.label() == "Night 1"
+    assert table.count() == (0, 9)
+    # Night 1: the pack kills the seer; the witch poisons the guardian (a second power gone).
+    table.move("Ann", "night", kill=table.id("Cat"))
+    table.move("Ben", "night", kill=table.id("Cat"))
+    table.move("Dan", "night", poison=table.id("Eve"))
+    table.move("Cat", "night", see=table.id("Ann"))
+    table.move("Eve", "night", guard=table.id("Fay"))
+    assert table.count() == (5, 9)
+    for sleeper in ("Fay", "Gus", "Hal"):
+        table.move(sleeper, "ready", ready="yes")
+    assert table.label() == "Night 1", "the night waits for every living player"
+    assert table.count() == (8, 9)
+    table.move("Ivy", "ready", ready="yes")
+    assert table.label().startswith("Day 1"), "everyone done: the night ends"
+    # Day 1 to night 2, the host moving on through the election, speeches and the vote.
+    while not table.label().startswith("Night"):
+        table.move("Ann", "advance")
+    assert table.living() == 7
+    assert table.count() == (0, 7), "two powers died: N is still the number of the living"
+
+
+def test_a_player_without_a_night_power_has_a_part_to_play_and_can_take_it_back() -> None:
+    table = Table("classic", CLASSIC)
+    fay = table.view("Fay")
+    assert fay.sleep and not fay.night and not fay.done
+    table.move("Fay", "ready", ready="yes")
+    assert table.view("Fay").done
+    table.move("Fay", "ready", ready="no")
+    assert not table.view("Fay").done
+    # A seat with a night form sends its choices (empty: nothing tonight), not "done".
+    assert not table.view("Cat").sleep
+    with pytest.raises(FamilyError):
+        table.move("Cat", "ready", ready="yes")
+
+
+def test_a_split_pack_is_not_done_so_the_count_never_shows_a_night_that_cannot_end() -> None:
+    """Everyone done while the night went on told the table the pack was split (two killers
+    alive). Now the killers of a split pack count as not done, and they are told why."""
+    table = Table("classic", CLASSIC)
+    table.move("Ann", "night", kill=table.id("Cat"))
+    table.move("Ben", "night", kill=table.id("Fay"))
+    for name in ("Cat", "Dan", "Eve"):
+        table.move(name, "night")
+    for name in ("Fay", "Gus", "Hal", "Ivy"):
+        table.move(name, "ready", ready="yes")
+    assert table.label() == "Night 1"
+    assert table.count() == (7, 9)
+    assert "agree" in table.view("Ann").unsettled and not table.view("Ann").done
+    assert table.view("Fay").unsettled == ""
+    table.move("Ben", "night", kill=table.id("Cat"))
+    assert table.label().startswith("Day 1")
+
+
+def test_an_antidote_without_a_victim_is_not_done() -> None:
+    """The witch sent the antidote, then the pack took its kill back: the night cannot end on
+    her choice, and the count says one is not done (as for a slow player), nothing more."""
+    table = Table("classic", CLASSIC)
+    table.move("Ann", "night", kill=table.id("Fay"))
+    table.move("Dan", "night", save="yes")
+    table.move("Ann", "night")
+    for name in ("Ben", "Cat", "Eve"):
+        table.move(name, "night")
+    for name in ("Fay", "Gus", "Hal", "Ivy"):
+        table.move(name, "ready", ready="yes")
+    assert table.label() == "Night 1"
+    assert table.count() == (8, 9)
+    assert "antidote" in table.view("Dan").unsettled
+
+
+def test_the_deaths_of_a_night_are_told_in_seat_order_not_in_the_order_they_followed() -> None:
+    """The chat's notes told the deaths as the engine emitted them: a death that follows from
+    another (the wolf beauty's charm) came last, out of seat order, so the table learnt that
+    Ann died of a charm and that Eve or Fay was the wolf beauty."""
+    roles = {
+        "Ann": "villager",
+        "Ben": "seer",
+        "Cat": "witch",
+        "Dan": "villager",
+        "Eve": "wolf_beauty",
+        "Fay": "villager",
+        "Gus": "werewolf",
+        "Hal": "guardian",
+        "Ivy": "villager",
+    }
+    table = Table("classic", roles)
+    table.move("Eve", "night", kill=table.id("Fay"), charm=table.id("Ann"))
+    table.move("Gus", "night", kill=table.id("Fay"))
+    table.move("Cat", "night", poison=table.id("Eve"))
+    table.move("Ben", "night", see=table.id("Gus"))
+    table.move("Hal", "night", guard=table.id("Dan"))
+    for name in ("Ann", "Dan", "Fay", "Ivy"):
+        table.move(name, "ready", ready="yes")
+    deaths = [note for note in table.notes if note.endswith(" died.")]
+    assert deaths == ["Ann died.", "Eve died.", "Fay died."]
+
+
+@pytest.mark.parametrize("ruleset", ["forum", "oxford", "classic"])
+def test_random_nights_count_the_living_at_their_start(ruleset: str) -> None:
+    """Whole random games of each ruleset: at the start of every night the count reads 0 of
+    the number of the living, whoever is dead and whatever they held."""
+    from games.families.werewolf.options import line_up
+
+    rng = random.Random(ruleset)
+    for game_number in range(4):
+        cards = [r for r, n in sorted(line_up(ruleset, 9).items()) for _ in range(n)]
+        rng.shuffle(cards)
+        options: dict[str, Any] = {}
+        if ruleset == "oxford":
+            options["pairs"] = {"lovers": [], "rivals": []}
+        table = Table(ruleset, dict(zip(NAMES, cards, strict=True)), **options)
+        nights = 0
+        last_night = ""
+        for _step in range(300):
+            if table.info.stage != "playing":
+                break
+            label = table.label()
+            if label.startswith("Night") and label != last_night:
+                last_night = label
+                nights += 1
+                if panels.public_status(table.info)[0].startswith("Waiting"):
+                    pass
+                else:
+                    assert table.count() == (0, table.living()), (game_number, label)
+            _random_move(table, rng)
+        assert nights >= 1
+
+
+def _random_move(table: Table, rng: random.Random) -> None:
+    """One seat's legal move, or the host moving on when nobody has one."""
+    from games.families.werewolf.engine.forms import forms_for
+
+    game = play.game_of(table.info.state)
+    state = game.state
+    names = [s.name for s in table.seats]
+    rng.shuffle(names)
+    for name in names:
+        forms = forms_for(state, name)
+        if not forms and play.asked(state, name) and rng.random() < 0.9:
+            if name in play.done_players(table.info.state, game):
+                continue
+            table.move(name, "ready", ready="yes")
+            return
+        for form in forms:
+            target = rng.choice(form.targets) if form.targets else ""
+            value = target if target in ("", "nobody") else table.id(target)
+            kind = {"night": "night", "call_vote": "fist", "day": "ability"}.get(
+                form.kind, form.kind
+            )
+            try:
+                if kind == "night":
+                    table.move(name, "night", **({form.key: value} if value else {}))
+                elif kind == "fist":
+                    table.move(name, "fist", yes=rng.choice(["yes", "no"]))
+                elif kind in ("vote", "sheriff_vote", "decide"):
+                    table.move(name, kind, target=value)
+                else:
+                    continue
+                return
+            except FamilyError:
+                continue
+    table.move(names[0] if table.seat(names[0]).is_host else "Ann", "advance")
