@@ -165,6 +165,20 @@ def test_a_split_pack_is_not_done_so_the_count_never_shows_a_night_that_cannot_e
     assert table.label().startswith("Day 1")
 
 
+def test_the_host_moving_a_split_night_on_learns_nothing_of_the_pack() -> None:
+    """The host's "Move on now" was refused on a split pack with the engine's message, which
+    named the killers and their choices ("Ann named Cat, Ben named Fay") to a seated host, a
+    villager here. Now the host cuts the night short as its deadline would (docs/rules.md 10):
+    the pack attacks the player most of its killers named, nobody on a tie."""
+    roles = {**CLASSIC, "Ann": "villager", "Fay": "werewolf"}
+    table = Table("classic", roles)
+    table.move("Ben", "night", kill=table.id("Cat"))
+    table.move("Fay", "night", kill=table.id("Gus"))
+    table.move("Ann", "advance")
+    assert table.label().startswith("Day 1")
+    assert "Cat died." not in table.notes and "Gus died." not in table.notes
+
+
 def test_an_antidote_without_a_victim_is_not_done() -> None:
     """The witch sent the antidote, then the pack took its kill back: the night cannot end on
     her choice, and the count says one is not done (as for a slow player), nothing more."""

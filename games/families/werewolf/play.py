@@ -448,7 +448,14 @@ def move(
             target = _target(raw, _one(fields, "target"))
             raw, game = _send(raw, before, Smite(target or ""))
         else:
-            raw, game = _send(raw, before, Advance())
+            # The host cuts a night short as its deadline would end it, with the documented
+            # defaults: a refusal ("the werewolves must agree: Ann named Dan, Ben named Cat")
+            # would show a seated host the pack and its choices, and any refusal at all would
+            # tell the table that the pack is split (docs/security.md).
+            at_night = before.state.phase is not None and before.state.phase.kind == "night"
+            raw, game = _send(
+                raw, before, Advance(at_deadline=at_night and not before.state.pending)
+            )
         return _change(table, raw, before, game, now)
     player = name_of(raw, seat.id)
     if player is None:
