@@ -149,20 +149,26 @@ def test_a_player_without_a_night_power_has_a_part_to_play_and_can_take_it_back(
 
 def test_a_split_pack_is_not_done_so_the_count_never_shows_a_night_that_cannot_end() -> None:
     """Everyone done while the night went on told the table the pack was split (two killers
-    alive). Now the killers of a split pack count as not done, and they are told why."""
+    alive). Now the killer whose own choice splits the pack is not done (and every killer is
+    told why), while his partner's count stays as it was: the count moves by one at most."""
     table = Table("classic", CLASSIC)
     table.move("Ann", "night", kill=table.id("Cat"))
-    table.move("Ben", "night", kill=table.id("Fay"))
     for name in ("Cat", "Dan", "Eve"):
         table.move(name, "night")
     for name in ("Fay", "Gus", "Hal", "Ivy"):
         table.move(name, "ready", ready="yes")
+    assert table.count() == (8, 9)
+    table.move("Ben", "night", kill=table.id("Fay"))
     assert table.label() == "Night 1"
-    assert table.count() == (7, 9)
-    assert "agree" in table.view("Ann").unsettled and not table.view("Ann").done
+    assert table.count() == (8, 9), "Ben is not done; Ann still is"
+    assert "agree" in table.view("Ben").unsettled and not table.view("Ben").done
+    assert "agree" in table.view("Ann").unsettled and table.view("Ann").done
     assert table.view("Fay").unsettled == ""
-    table.move("Ben", "night", kill=table.id("Cat"))
+    table.move("Ann", "night", kill=table.id("Fay"))
+    assert table.count() == (8, 9), "the pack agrees, but Ben has not said so since"
+    table.move("Ben", "night", kill=table.id("Fay"))
     assert table.label().startswith("Day 1")
+    assert "Fay died." in table.notes
 
 
 def test_the_host_moving_a_split_night_on_learns_nothing_of_the_pack() -> None:
@@ -179,9 +185,10 @@ def test_the_host_moving_a_split_night_on_learns_nothing_of_the_pack() -> None:
     assert "Cat died." not in table.notes and "Gus died." not in table.notes
 
 
-def test_an_antidote_without_a_victim_is_not_done() -> None:
-    """The witch sent the antidote, then the pack took its kill back: the night cannot end on
-    her choice, and the count says one is not done (as for a slow player), nothing more."""
+def test_an_antidote_whose_victim_was_taken_back_does_not_hold_the_night() -> None:
+    """The witch sent the antidote, then the pack took its kill back: once everyone is done the
+    night ends, her antidote unused (as at the deadline), instead of going on with everyone
+    done, which told the table that the witch had saved and the pack had changed its mind."""
     table = Table("classic", CLASSIC)
     table.move("Ann", "night", kill=table.id("Fay"))
     table.move("Dan", "night", save="yes")
@@ -190,9 +197,37 @@ def test_an_antidote_without_a_victim_is_not_done() -> None:
         table.move(name, "night")
     for name in ("Fay", "Gus", "Hal", "Ivy"):
         table.move(name, "ready", ready="yes")
-    assert table.label() == "Night 1"
-    assert table.count() == (8, 9)
-    assert "antidote" in table.view("Dan").unsettled
+    assert table.label().startswith("Day 1")
+    assert not [note for note in table.notes if note.endswith(" died.")]
+    assert play.game_of(table.info.state).state.used("Dan", "save") == 0
+
+
+def test_every_move_changes_the_night_count_by_one_at_most() -> None:
+    """Random nights of three killers choosing, changing their minds and splitting the pack,
+    a witch, a seer and sleepers saying they are done and taking it back: each move moves the
+    count by one at most, and a count of everyone done is a night that has ended."""
+    roles = {**CLASSIC, "Cat": "werewolf", "Hal": "seer"}
+    rng = random.Random(36)
+    for _game in range(20):
+        table = Table("classic", roles)
+        for _move in range(60):
+            if table.label() != "Night 1":
+                break
+            before = table.count()
+            name = rng.choice(NAMES)
+            if roles[name] == "werewolf":
+                target = rng.choice(["", "Fay", "Gus", "Ivy"])
+                table.move(name, "night", **({"kill": table.id(target)} if target else {}))
+            elif roles[name] == "witch":
+                table.move(name, "night", **({"save": "yes"} if rng.random() < 0.5 else {}))
+            elif name in ("Eve", "Hal"):
+                table.move(name, "night")
+            else:
+                table.move(name, "ready", ready=rng.choice(["yes", "yes", "no"]))
+            if table.label() == "Night 1":
+                done, count = table.count()
+                assert abs(done - before[0]) <= 1, (before, done)
+                assert done < count
 
 
 def test_the_deaths_of_a_night_are_told_in_seat_order_not_in_the_order_they_followed() -> None:

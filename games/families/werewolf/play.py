@@ -279,8 +279,9 @@ def sleeping(state: Any, player: str) -> bool:
 
 
 def unsettled(game: Game) -> Mapping[str, str]:
-    """Tonight's choices that keep the night from ending, by player, with the reason (a split
-    pack, an antidote with no victim): those players are not done yet."""
+    """Tonight's choices that would keep the night from ending, by player, with the reason (the
+    killers of a split pack): a killer whose own move splits the pack is not done, and every
+    killer's page says why while it lasts."""
     state = game.state
     if state.phase is None or state.phase.kind != "night" or state.pending or state.over:
         return {}
@@ -289,10 +290,11 @@ def unsettled(game: Game) -> Mapping[str, str]:
 
 def done_players(raw: Mapping[str, Any], game: Game) -> frozenset[str]:
     """The living players counted done with the current step: those who said so (by sending
-    their choices, their vote, "done"), but not those whose choices keep the night from
-    ending. The public count and the early end both read this, so a night where everyone is
-    done is a night that ends (docs/security.md)."""
-    done = set(raw.get("done") or ()) - set(unsettled(game))
+    their choices, their vote, "done"). Only a player's own move changes whether they are
+    done, so the public count moves by one at most with each move: a killer whose choice splits
+    the pack is not done, but his partners stay as they were (a count falling or rising by two
+    would tell the table that two killers disagree, or now agree; docs/security.md)."""
+    done = set(raw.get("done") or ())
     return frozenset(p for p in game.state.living() if p in done)
 
 
@@ -303,22 +305,31 @@ def _everyone_done(raw: Mapping[str, Any], game: Game) -> bool:
     return all(player in done or not asked(state, player) for player in state.living())
 
 
-def _done(raw: dict[str, Any], player: str) -> dict[str, Any]:
-    return {**raw, "done": sorted({*raw.get("done", []), player})}
+def _done(raw: dict[str, Any], player: str, *, done: bool = True) -> dict[str, Any]:
+    others = {p for p in raw.get("done", []) if p != player}
+    return {**raw, "done": sorted(others | ({player} if done else set()))}
 
 
 def _advance_if_all_done(raw: dict[str, Any], game: Game) -> tuple[dict[str, Any], Game]:
     """Move the step on by itself once everyone has done their part (the documents' moderator
     would): a night once every living player has sent their choices or said they are done, an
     election or a vote with every vote cast, the speeches once everyone is ready, an execution
-    call once every fist is shown. A pack still split is not done: it is left to agree, or to
-    the deadline's default."""
-    if game.state.over or game.state.pending or not _everyone_done(raw, game):
+    call once every fist is shown.
+
+    A night where everyone is done always ends, or the table would learn that something holds
+    it: a killer who split the pack is not done, so the pack agrees; a witch's antidote whose
+    victim the pack has since taken back is left unused, as at the deadline (docs/rules.md 10).
+    """
+    state = game.state
+    if state.over or state.pending or not _everyone_done(raw, game):
         return raw, game
+    at_night = state.phase is not None and state.phase.kind == "night"
     try:
         return _send(raw, game, Advance())
     except FamilyError:
-        return raw, game
+        if not at_night:
+            return raw, game
+    return _send(raw, game, Advance(at_deadline=True))
 
 
 def _night(
@@ -339,7 +350,9 @@ def _night(
         if target is not None:
             choice[form.key] = target
     raw, game = _send(raw, game, NightAction(player, choice))
-    return _done(raw, player), game
+    # Not done while their own choices keep the night from ending (a split pack): only the
+    # sender's flag moves, whatever their choice does to the others' (done_players).
+    return _done(raw, player, done=player not in unsettled(game)), game
 
 
 def _vote(
@@ -365,9 +378,7 @@ def _ready(
     state = game.state
     if state.phase is None or (state.phase.kind == "night" and not sleeping(state, player)):
         raise NotNow(_("There is nothing to say you are done with now."))
-    if _one(fields, "ready") == "no":
-        return {**raw, "done": [p for p in raw.get("done", []) if p != player]}, game
-    return _done(raw, player), game
+    return _done(raw, player, done=_one(fields, "ready") != "no"), game
 
 
 def _ability(

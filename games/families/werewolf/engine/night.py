@@ -129,28 +129,16 @@ def current_victim(state: State) -> str | None:
 
 
 def unsettled(state: State) -> Mapping[str, str]:
-    """The living players whose choices keep the night from ending now, each with the refusal
-    `close_night` would give: the killers of a split pack (rules/004 asks for one agreed
-    victim) and a witch whose antidote has no victim to save (004 II). The app counts them as
-    not done yet (docs/security.md: a table that saw everyone done while the night went on
-    would learn that the pack is split)."""
-    out: dict[str, str] = {}
+    """The killers whose choices keep the night from ending now, each with the refusal
+    `close_night` would give: those of a split pack (rules/004 asks for one agreed victim).
+    The app counts a killer whose own choice splits the pack as not done yet (docs/security.md:
+    a table that saw everyone done while the night went on would learn that the pack is
+    split)."""
     try:
         PACK_RULES[state.setup.ruleset.pack](state, at_deadline=False)
     except IllegalMoveError as error:
-        out.update((wolf, str(error)) for wolf, _target in _pack_choices(state))
-    victim = current_victim(state)
-    for player in state.living():
-        role = state.setup.roles[player]
-        for key in state.choices.get(player) or ():
-            ability = role.ability(key)
-            if ability is None or ability.targets is not Targets.ATTACKED:
-                continue
-            try:
-                _on_victim(state, player, ability, victim, at_deadline=False)
-            except IllegalMoveError as error:
-                out.setdefault(player, str(error))
-    return out
+        return {wolf: str(error) for wolf, _target in _pack_choices(state)}
+    return {}
 
 
 def _acts(state: State, *, at_deadline: bool) -> list[Act]:
