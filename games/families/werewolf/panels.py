@@ -400,8 +400,8 @@ def public_status(table: TableInfo) -> tuple[str, str]:
             )
             parts.append(_("Votes so far: %(votes)s.") % {"votes": tally})
     # At night every living player is asked (those without a power say they are done), so the
-    # count tells nothing of who holds one; those whose choices keep the night from ending (a
-    # split pack) are not done (docs/security.md, "What each public line may reveal").
+    # count tells nothing of who holds one; a killer whose own choice split the pack is not
+    # done (docs/security.md, "What each public line may reveal").
     active = [p for p in state.living() if asked(state, p)]
     finished = done_players(raw, game)
     done = [p for p in active if p in finished]
