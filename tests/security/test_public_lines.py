@@ -322,3 +322,38 @@ def _random_move(table: Table, rng: random.Random) -> None:
             except FamilyError:
                 continue
     table.move(names[0] if table.seat(names[0]).is_host else "Ann", "advance")
+
+
+# --- One Night ---------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_doppelgangers_copy_leaves_no_public_trace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The copy of a card that acts is a first step whose action follows; it moved the table's
+    version and pushed a status with an unchanged count to every page, where every other night
+    move moves the count: the table learnt that the Doppelganger was a player's card, not a
+    centre card. Now the copy is stored with no new version and no push; its sender's answer
+    carries the copied card's form."""
+    from games.tables import push
+    from tests.factories import OFFICIAL_FIVE, client_for, deal_game, form_targets, move
+    from tests.security.audit import HTMX, url
+
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(push, "_send", lambda group, message: sent.append(message))
+    table = deal_game("official", **OFFICIAL_FIVE)
+    version = table.refresh().version
+    ann = client_for(table, "Ann")
+    answer = ann.post(
+        url("move", table.code, "copy"), {"targets": form_targets(table, "Cat")}, **HTMX
+    )
+    assert answer.status_code == 200
+    assert "Robber" in answer.content.decode()  # Ann now does the robber's action
+    assert table.refresh().version == version
+    assert sent == []
+    assert ann.get(url("table", table.code)).headers["X-Table-Version"] == str(version)
+    move(table.seat("Ann"), "action", targets=form_targets(table, "Dan"))
+    assert table.refresh().version == version + 1
+    assert (
+        "1 of 5 players have sent"
+        in client_for(table, "Ben").get(url("panel", table.code)).content.decode()
+    )
