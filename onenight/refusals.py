@@ -11,8 +11,9 @@ settings give every page (docs/security.md, issue 36 item 3). It never overwrite
 response already has.
 
 What the ASGI server (daphne) writes itself, without asking the application, cannot carry
-them: its websocket handshake refusals are a status line with no header and no body, which a
-browser has nothing to render or frame from (docs/security.md, "Every response").
+them: its websocket handshake refusals and its 400 for a request line it cannot read are a
+status line with no header and no body, which a browser has nothing to render or frame from
+(docs/security.md, "Every response carries these headers").
 """
 
 from __future__ import annotations
