@@ -12,20 +12,29 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
 from games.tables.clock import TickerMiddleware, start_with_daphne  # noqa: E402
 from games.tables.origin import SameOriginValidator  # noqa: E402
 from games.tables.routing import websocket_urlpatterns  # noqa: E402
 from games.tables.worker import OneWorkerThread  # noqa: E402
 from onenight.garbage import tune_for_server  # noqa: E402
+from onenight.refusals import NoSuchSocket, SecurityHeaders  # noqa: E402
 
 application = TickerMiddleware(
     OneWorkerThread(
         ProtocolTypeRouter(
             {
-                "http": django_asgi_app,
+                # Every response carries the security headers, those Django answers before
+                # its middleware runs too (onenight/refusals.py).
+                "http": SecurityHeaders(django_asgi_app),
                 "websocket": SameOriginValidator(
-                    AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                    AuthMiddlewareStack(
+                        URLRouter(
+                            # A socket to any other address is refused, not a 500.
+                            [*websocket_urlpatterns, re_path(r"", NoSuchSocket.as_asgi())]
+                        )
+                    )
                 ),
             }
         )

@@ -84,6 +84,13 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # The security headers first: every response Django builds passes back through them, the
+    # static files whitenoise serves and the refusals of the middleware below included (a
+    # response returned early only passes the middleware above it). onenight/refusals.py adds
+    # them to what Django answers before this chain runs.
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # https://docs.djangoproject.com/en/6.0/ref/csp/
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # https://whitenoise.readthedocs.io/en/stable/django.html
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -97,9 +104,6 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # https://docs.djangoproject.com/en/6.0/ref/csp/
-    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "games.tables.middleware.ExplainMethodNotAllowed",
 ]

@@ -97,6 +97,11 @@ class Change:
     # None is everyone. A move that only counts ("3 of 5 have voted") names no one but its
     # sender: the other pages get the public status, rendered once, instead of a new panel.
     redraw: frozenset[int] | None = None
+    # Nothing another seat can see changed, not even a count (One Night's Doppelganger copying
+    # a card whose action comes in a second step): the core stores the state without a new
+    # version and tells no page, so the move leaves no public trace (docs/security.md). The
+    # sender's own answer carries its new panel.
+    unseen: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -194,13 +194,21 @@ def _apply(
     notes; then the version. The stage follows: playing once dealt, over once finished."""
     if stage is None:
         stage = Stage.OVER if change.finished else Stage.PLAYING
+    same_step = (change.phase_label, change.round) == (table.phase_label, table.round)
+    quiet = not (change.dead or change.notes or change.finished) and stage == table.stage
+    if change.unseen and quiet and same_step:
+        # Seen by its sender alone: no new version, no push (a version that moved with no
+        # count would tell the table that someone made a move nobody else makes).
+        table.state = change.state
+        table.save(update_fields=["state"])
+        _record(table, seat, kind, fields)
+        return
     if change.dead:
         Seat.objects.filter(table=table, pk__in=change.dead).update(alive=False)
     for note in change.notes:
         _note(table, note.text, note.channel)
     deadline = None if change.finished else change.deadline
     paused = table.paused_seconds
-    same_step = (change.phase_label, change.round) == (table.phase_label, table.round)
     if paused is not None and same_step and not change.finished:
         deadline = None  # the step goes on, paused by the host: the clock stays stopped
     else:
@@ -225,6 +233,11 @@ def _apply(
     if change.redraw is not None and same_stage:
         only = change.redraw | ({seat.pk} if seat is not None else frozenset())
     _bump(table, only, seats, **updates)
+    _record(table, seat, kind, fields)
+
+
+def _record(table: Table, seat: Seat | None, kind: str, fields: Fields) -> None:
+    """The move, as sent, with the table's version after it."""
     Move.objects.create(
         table=table,
         seat=seat,

@@ -26,6 +26,7 @@ from .werewolf_pages import (
     say,
     set_pace,
     set_roles,
+    sleep,
     vote,
     wait_for_table,
 )
@@ -105,6 +106,8 @@ def test_a_forum_game_from_the_deal_to_the_villages_win(
     night(pages["Gus"], {"kill": "Cat"})
     night(pages["Ben"], {"see": "Fay"})
     night(pages["Ann"], {"protect": "Cat"})
+    phase(pages["Cat"], "Night 1")  # the night waits for those without a power too
+    sleep(pages["Cat"], pages["Dan"], pages["Eve"])
     for page in pages.values():
         phase(page, "Day 1")
     expect(pages["Cat"].locator("#role-message")).not_to_contain_text("(dead)")
@@ -128,6 +131,7 @@ def test_a_forum_game_from_the_deal_to_the_villages_win(
     night(pages["Gus"], {"kill": "Cat"})
     night(pages["Ben"], {"see": "Gus"})
     night(pages["Ann"], {"protect": "Ann"})
+    sleep(pages["Cat"], pages["Dan"], pages["Eve"])
     for page in pages.values():
         phase(page, "Day 2")
     expect(pages["Cat"].locator("#role-message")).to_contain_text("(dead)")
@@ -182,6 +186,7 @@ def test_a_forum_game_from_the_deal_to_the_villages_win(
     night(pages["Gus"], {"kill": "Dan"})
     night(pages["Ben"], {"see": "Eve"})
     night(pages["Ann"], {"protect": "Ben"})
+    sleep(pages["Dan"], pages["Eve"])
     phase(pages["Eve"], "Day 3")
     for voter in ("Ann", "Ben", "Eve"):
         vote(pages[voter], "Gus")
@@ -246,6 +251,7 @@ def test_an_oxford_game_with_lovers_to_the_villages_win(
     # Night 2: Fay mauls Ann, who dies; Ben, her lover, dies with her.
     night(pages["Fay"], {"maul": "Ann"})
     night(pages["Ann"], {"trap": "Cat"})
+    sleep(pages["Ben"], pages["Cat"], pages["Dan"])
     for page in pages.values():
         phase(page, "Day 2")
     for name in ("Ann", "Ben"):
@@ -294,6 +300,7 @@ def test_a_1_7_0_game_where_the_hunters_last_shot_ends_it(
     expect(pages["Fay"].locator("#night-action")).to_contain_text("Save Cat")
     pages["Fay"].get_by_role("button", name="Send my choices").click()
     night(pages["Ann"], {"guard": "Cat"})
+    sleep(pages["Ben"], pages["Cat"], pages["Dan"])
     for page in pages.values():
         phase(page, "Day 1: sheriff election")
     expect(pages["Cat"].locator("#role-message")).not_to_contain_text("(dead)")

@@ -69,6 +69,15 @@ def night(page: Page, choices: Mapping[str, str]) -> None:
     _sent(page, "#night-action")
 
 
+def sleep(*pages: Page) -> None:
+    """Players without a night power say they are done for the night (the night ends early
+    only once every living player has: docs/security.md)."""
+    for page in pages:
+        page.get_by_role("button", name="Done for tonight").click()
+    for page in pages:
+        _sent(page, "#night-sleep")
+
+
 def vote(page: Page, name: str) -> None:
     page.get_by_label("Vote for").select_option(label=name)
     page.get_by_role("button", name="Vote", exact=True).click()

@@ -915,7 +915,8 @@ async def test_a_private_chat_channel_is_never_delivered_to_a_seat_that_may_not_
 
 
 def _forum_night(table: TestTable) -> None:
-    """Night 1 of `_forum_table`: the pack kills Cat, Ann protects herself, Ben looks at Fay."""
+    """Night 1 of `_forum_table`: the pack kills Cat, Ann protects herself, Ben looks at Fay;
+    the villagers are done for the night."""
     ids = {name: str(seat.pk) for name, seat in table.seats.items()}
     for name, fields in (
         ("Fay", {"kill": [ids["Cat"]]}),
@@ -924,6 +925,8 @@ def _forum_night(table: TestTable) -> None:
         ("Ben", {"see": [ids["Fay"]]}),
     ):
         services.seat_move(seat=table.seat(name), kind="night", fields=fields)
+    for name in ("Cat", "Dan", "Eve"):
+        services.seat_move(seat=table.seat(name), kind="ready", fields={"ready": ["yes"]})
 
 
 @pytest.mark.django_db(transaction=True)

@@ -36,6 +36,7 @@ from tests.security.audit import (
     receive_until,
     snapshot_diff,
 )
+from tests.security.test_headers import assert_protected
 
 pytestmark = pytest.mark.django_db
 
@@ -67,6 +68,9 @@ def _answer(
     response = getattr(client, method)(path, data or {}, **extra)
     assert response.status_code < 500, (method, path, data)
     assert not snapshot_diff(before, db_snapshot()), (method, path, data)
+    # Issue 36, item 3: refused above the middleware that adds them, these answers went out
+    # without the CSP and X-Frame-Options.
+    assert_protected(response.headers, (method, path, data))
     return response
 
 

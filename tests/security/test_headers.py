@@ -8,13 +8,28 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
+from asgiref.testing import ApplicationCommunicator
+from channels.testing import WebsocketCommunicator
+from django.http import HttpRequest, HttpResponse
 from django.test import Client
+from django.urls import path as route
 
+import onenight.urls
 from tests.factories import client_for, create_lobby, new_client, play_to
-from tests.security.audit import HTMX, POST_ROUTES, post_path, route_label, url
+from tests.security.audit import (
+    HTMX,
+    ORIGIN,
+    POST_ROUTES,
+    SocketOpener,
+    post_path,
+    route_label,
+    url,
+)
 
 pytestmark = pytest.mark.django_db
 REPO = Path(__file__).resolve().parents[2]
@@ -40,18 +55,134 @@ def pages_of_every_phase() -> list[tuple[Client, str, dict[str, str]]]:
     return pages
 
 
+def assert_protected(headers: Mapping[str, str], what: object) -> None:
+    """The security headers every response carries (docs/security.md)."""
+    csp = headers.get("Content-Security-Policy", "")
+    assert "script-src 'self'" in csp, (what, csp)
+    assert "unsafe-inline" not in csp and "unsafe-eval" not in csp, (what, csp)
+    assert "frame-ancestors 'none'" in csp, (what, csp)
+    assert "object-src 'none'" in csp and "base-uri 'none'" in csp, (what, csp)
+    assert headers.get("X-Frame-Options") == "DENY", what
+    assert headers.get("Referrer-Policy") == "same-origin", what
+    assert headers.get("X-Content-Type-Options") == "nosniff", what
+    assert headers.get("Cross-Origin-Opener-Policy") == "same-origin", what
+
+
 def test_every_page_sends_the_protective_headers() -> None:
     for client, path, extra in pages_of_every_phase():
-        response = client.get(path, **extra)
-        csp = response.get("Content-Security-Policy", "")
-        assert "script-src 'self'" in csp, (path, csp)
-        assert "unsafe-inline" not in csp and "unsafe-eval" not in csp, (path, csp)
-        assert "frame-ancestors 'none'" in csp, (path, csp)
-        assert "object-src 'none'" in csp and "base-uri 'none'" in csp, (path, csp)
-        assert response["X-Frame-Options"] == "DENY", path
-        assert response["Referrer-Policy"] == "same-origin", path
-        assert response["X-Content-Type-Options"] == "nosniff", path
-        assert response["Cross-Origin-Opener-Policy"] == "same-origin", path
+        assert_protected(client.get(path, **extra).headers, path)
+
+
+def boom(request: HttpRequest) -> HttpResponse:
+    raise RuntimeError("a bug in a view")
+
+
+urlpatterns = [route("boom", boom), *onenight.urls.urlpatterns]
+
+
+def test_every_kind_of_refusal_sends_the_protective_headers(settings: Any) -> None:
+    """Issue 36, item 3: the early refusals went out without the CSP and X-Frame-Options
+    (RefuseControlCharacters sat above the middleware that adds them). Each kind of refusal
+    and error page, and a static file, through Django's middleware."""
+    settings.ALLOWED_HOSTS = ["testserver"]
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    lobby = create_lobby(["Ann", "Ben", "Cat"])
+    ann = client_for(lobby, "Ann")
+    csrf = Client(enforce_csrf_checks=True)
+    csrf.get(url("rejoin", lobby.code, lobby.seats["Ann"].token))
+    refusals: list[tuple[str, Any, int]] = [
+        ("a NUL in the path", lambda: new_client().get("/%00"), 404),
+        ("a NUL in a route", lambda: ann.get(f"/g/{lobby.code}/rejoin/a%00b"), 404),
+        ("a NUL in a field", lambda: new_client().post("/games/new", {"host_name": "A\x00B"}), 400),
+        ("a BEL in a query", lambda: ann.get(url("table", lobby.code) + "?x=%07"), 400),
+        ("an ESC, htmx", lambda: ann.post(url("chat", lobby.code), {"text": "\x1b"}, **HTMX), 400),
+        ("no such page", lambda: new_client().get("/g/NOSUCHGAME/"), 404),
+        ("not seated", lambda: new_client().get(url("panel", lobby.code)), 403),
+        ("a GET on a form", lambda: ann.get(url("start", lobby.code)), 405),
+        ("no CSRF token", lambda: csrf.post(url("start", lobby.code)), 403),
+        ("a foreign Host", lambda: new_client().get("/", HTTP_HOST="evil host"), 400),
+        ("a body too big", lambda: ann.post(url("chat", lobby.code), {"text": "x" * 2000}), 400),
+        ("a static file", lambda: new_client().get("/static/js/table.js"), 200),
+    ]
+    for what, ask, status in refusals:
+        response = ask()
+        assert response.status_code == status, (what, response.status_code)
+        assert_protected(response.headers, what)
+
+
+@pytest.mark.urls(__name__)
+def test_the_server_error_page_sends_the_protective_headers() -> None:
+    response = Client(raise_request_exception=False).get("/boom")
+    assert response.status_code == 500
+    assert_protected(response.headers, "500")
+
+
+async def asgi_answer(
+    method: str, path: str, query: bytes = b"", body: bytes = b""
+) -> tuple[int, dict[str, str]]:
+    """The status and headers the project's ASGI application (as daphne serves it) answers."""
+    from onenight.asgi import application
+
+    scope = {
+        "type": "http",
+        "http_version": "1.1",
+        "method": method,
+        "path": path,
+        "raw_path": path.encode("latin-1"),
+        "query_string": query,
+        "root_path": "",
+        "scheme": "http",
+        "headers": [
+            (b"host", b"testserver"),
+            (b"content-type", b"application/x-www-form-urlencoded"),
+            (b"content-length", str(len(body)).encode()),
+        ],
+        "client": ("127.0.0.1", 50000),
+        "server": ("testserver", 80),
+    }
+    talk = ApplicationCommunicator(application, scope)
+    await talk.send_input({"type": "http.request", "body": body})
+    start = await talk.receive_output(5)
+    while (await talk.receive_output(5)).get("more_body"):
+        pass
+    headers = {k.decode().title(): v.decode() for k, v in start["headers"]}
+    return start["status"], headers
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_what_django_answers_before_its_middleware_sends_the_protective_headers(
+    settings: Any,
+) -> None:
+    """A request Django's ASGI handler cannot read (a query string that is not UTF-8) is
+    refused with a bare 400 before any middleware runs: onenight/refusals.py gives it the
+    headers too. And the early refusals again, asked the way daphne asks."""
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    cases = [
+        ("a body too big", "POST", "/games/new", b"", b"host_name=" + b"x" * 2000, 400),
+        ("a query not in UTF-8", "GET", "/", b"a=\xff", b"", 400),
+        ("a NUL in the path", "GET", "/\x00", b"", b"", 404),
+        ("a NUL in a field", "POST", "/games/new", b"", b"host_name=A%00B", 400),
+        ("a static file", "GET", "/static/js/table.js", b"", b"", 200),
+    ]
+    for what, method, path_, query, body, status in cases:
+        got, headers = await asgi_answer(method, path_, query, body)
+        assert got == status, (what, got)
+        assert_protected(headers, what)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_to_an_unknown_address_is_refused_not_a_server_error(
+    sockets: SocketOpener,
+) -> None:
+    """Channels' router raised for a websocket address it has no route for (daphne: 500)."""
+    from onenight.asgi import application
+
+    comm = WebsocketCommunicator(
+        application, "/ws/nosuch/", headers=[(b"host", b"testserver"), (b"origin", ORIGIN)]
+    )
+    connected, _code = await comm.connect(timeout=5)
+    assert not connected
+    await comm.wait(5)
 
 
 def test_no_page_has_inline_script_or_event_handlers() -> None:

@@ -79,6 +79,13 @@ class OneNight:
         if handler is None:
             raise NotNow(_("That can't be done in this game."))
         change = handler(table, seat, fields, now)
+        if kind == "copy" and change.phase == "night":
+            after = play.OneNightState(change.state).actions.get(seat.name)
+            if after is not None and not after["complete"]:
+                # The copy of a card that acts: the action follows in a second step, and no
+                # other night move changes nothing public, so nobody else may see this one
+                # (it would tell the table that the Doppelganger is a player's card).
+                return replace(change, unseen=True, redraw=frozenset({seat.id}))
         if change.phase == play.OneNightState(table.state).phase:
             # An action, a "ready" or a vote changes nobody else's view but the count of them.
             return replace(change, redraw=frozenset({seat.id}))

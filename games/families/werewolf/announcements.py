@@ -51,7 +51,7 @@ def announce(events: Iterable[Event], game: Game) -> list[str]:
     for event in events:
         if isinstance(event, RoleRevealed):
             revealed[event.player] = names.role(event.role)
-    for event in events:
+    for event in _deaths_in_seat_order(events, game):
         match event:
             case PhaseBegan(phase=phase):
                 if phase.kind == "night":
@@ -123,3 +123,25 @@ def announce(events: Iterable[Event], game: Game) -> list[str]:
                 else:
                     notes.append(_("The game is over. Winner: %(side)s (nobody).") % words)
     return notes
+
+
+def _deaths_in_seat_order(events: list[Event], game: Game) -> list[Event]:
+    """`events` with each run of deaths told in seat order, as the story shows them: the
+    engine emits a death that follows from another (a lover's grief, the wolf beauty's charm)
+    after it, so announcing them as they come would tell the table which death caused which,
+    and with it a role (rules/004 announces "the death list without revealing cause"). Fate's
+    smite is an act in front of everyone and keeps its place; a role shown at death (rules/001)
+    is read before (it is public with its death)."""
+    seats = game.setup.seats
+    out: list[Event] = []
+    run: list[Died] = []
+    for event in events:
+        if isinstance(event, Died) and event.cause != "smite":
+            run.append(event)
+            continue
+        if isinstance(event, RoleRevealed):
+            continue
+        out += sorted(run, key=lambda died: seats[died.player])
+        run = []
+        out.append(event)
+    return out + sorted(run, key=lambda died: seats[died.player])

@@ -23,7 +23,7 @@ from .engine.causes import described
 from .engine.forms import Form
 from .engine.report import PhaseReport, phase_reports
 from .engine.view import PublicPhase, SeatView, view_for
-from .play import asked, game_of, label, name_of
+from .play import asked, done_players, game_of, label, name_of, sleeping, unsettled
 
 FORM_TITLES = {
     "kill": gettext_lazy("The pack's victim"),
@@ -128,6 +128,8 @@ class WerewolfView:
     pack: tuple[tuple[str, str], ...] = ()
     pairs: tuple[tuple[str, str], ...] = ()  # rules/003: your lover or your rival
     done: bool = False
+    sleep: bool = False  # alive tonight without a night form: "Done for tonight"
+    unsettled: str = ""  # why the seat's choices keep the night from ending (a split pack)
     waiting_for: str = ""
     accusation: Mapping[str, str] | None = None
     can_second: bool = False
@@ -274,7 +276,9 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> WerewolfView:
         "step": state.step,
         "phase_kind": state.phase.kind if state.phase else "",
         "waiting_for": awaited_phrase(awaited.player, awaited.kind) if awaited else "",
-        "done": player is not None and player in (raw.get("done") or ()),
+        "done": player is not None and player in done_players(raw, game),
+        "sleep": player is not None and sleeping(state, player),
+        "unsettled": unsettled(game).get(player, "") if player is not None else "",
         "pack": tuple((p, names.player(t)) for p, t in sorted(seat.pack.items())),
         "pairs": tuple(sorted(seat.pairs.items())),
     }
@@ -395,8 +399,12 @@ def public_status(table: TableInfo) -> tuple[str, str]:
                 ]
             )
             parts.append(_("Votes so far: %(votes)s.") % {"votes": tally})
+    # At night every living player is asked (those without a power say they are done), so the
+    # count tells nothing of who holds one; a killer whose own choice split the pack is not
+    # done (docs/security.md, "What each public line may reveal").
     active = [p for p in state.living() if asked(state, p)]
-    done = [p for p in active if p in (raw.get("done") or ())]
+    finished = done_players(raw, game)
+    done = [p for p in active if p in finished]
     if active:
         parts.append(
             ngettext(
@@ -421,7 +429,7 @@ def panel(table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
         )
     view = view_of(table, viewer)
     progress, clock = public_status(table)
-    attention = bool(view.night or view.forms) and not view.done
+    attention = bool(view.night or view.forms or view.sleep) and not view.done
     return Panel(
         "werewolf/panel.html",
         {"wolf": view},

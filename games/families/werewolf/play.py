@@ -47,6 +47,7 @@ from .engine import (
     start as start_game,
 )
 from .engine.forms import forms_for
+from .engine.night import unsettled as night_unsettled
 
 # --- The stored game -----------------------------------------------------------------------------
 
@@ -271,37 +272,84 @@ def _send(raw: dict[str, Any], game: Game, *moves: Move) -> tuple[dict[str, Any]
 
 
 def asked(state: Any, player: str) -> bool:
-    """Whether `player` has something to do now: a form, or in the day's speeches, saying they
-    are done talking (every living player has that button, not only those with a day ability:
-    the discussion ends when the whole village is done, not when the werewolf is)."""
+    """Whether `player` has something to do now: a form; at night, every living player (those
+    without a night ability say they are done for the night, so that the count of who is done
+    and the night's early end tell nothing of who holds a power: docs/security.md); in the
+    day's speeches, saying they are done talking (every living player has that button, not
+    only those with a day ability: the discussion ends when the whole village is done, not
+    when the werewolf is)."""
     if forms_for(state, player):
         return True
-    in_speech = state.phase is not None and state.phase.kind == "day" and state.step == "speech"
-    return in_speech and player in state.alive and not state.pending and state.call is None
+    if player not in state.alive or state.pending or state.phase is None or state.over:
+        return False
+    if state.phase.kind == "night":
+        return not state.closing
+    return state.step == "speech" and state.call is None
+
+
+def sleeping(state: Any, player: str) -> bool:
+    """Whether `player` is alive tonight with no night form: their part is to say they are
+    done for the night (a page's "Done for tonight")."""
+    return (
+        state.phase is not None
+        and state.phase.kind == "night"
+        and asked(state, player)
+        and not forms_for(state, player)
+    )
+
+
+def unsettled(game: Game) -> Mapping[str, str]:
+    """Tonight's choices that would keep the night from ending, by player, with the reason (the
+    killers of a split pack): a killer whose own move splits the pack is not done, and every
+    killer's page says why while it lasts."""
+    state = game.state
+    if state.phase is None or state.phase.kind != "night" or state.pending or state.over:
+        return {}
+    return night_unsettled(state)
+
+
+def done_players(raw: Mapping[str, Any], game: Game) -> frozenset[str]:
+    """The living players counted done with the current step: those who said so (by sending
+    their choices, their vote, "done"). Only a player's own move changes whether they are
+    done, so the public count moves by one at most with each move: a killer whose choice splits
+    the pack is not done, but his partners stay as they were (a count falling or rising by two
+    would tell the table that two killers disagree, or now agree; docs/security.md)."""
+    done = set(raw.get("done") or ())
+    return frozenset(p for p in game.state.living() if p in done)
 
 
 def _everyone_done(raw: Mapping[str, Any], game: Game) -> bool:
-    """Whether every living player who has something to do now has said they are done."""
-    done = set(raw.get("done") or [])
+    """Whether every living player who has something to do now has done it."""
+    done = done_players(raw, game)
     state = game.state
     return all(player in done or not asked(state, player) for player in state.living())
 
 
-def _done(raw: dict[str, Any], player: str) -> dict[str, Any]:
-    return {**raw, "done": sorted({*raw.get("done", []), player})}
+def _done(raw: dict[str, Any], player: str, *, done: bool = True) -> dict[str, Any]:
+    others = {p for p in raw.get("done", []) if p != player}
+    return {**raw, "done": sorted(others | ({player} if done else set()))}
 
 
 def _advance_if_all_done(raw: dict[str, Any], game: Game) -> tuple[dict[str, Any], Game]:
     """Move the step on by itself once everyone has done their part (the documents' moderator
-    would): a night with every choice in, an election or a vote with every vote cast, the
-    speeches once everyone is ready, an execution call once every fist is shown. A pack still
-    split is left to agree, or to the deadline's default."""
-    if game.state.over or game.state.pending or not _everyone_done(raw, game):
+    would): a night once every living player has sent their choices or said they are done, an
+    election or a vote with every vote cast, the speeches once everyone is ready, an execution
+    call once every fist is shown.
+
+    A night where everyone is done always ends, or the table would learn that something holds
+    it: a killer who split the pack is not done, so the pack agrees; a witch's antidote whose
+    victim the pack has since taken back is left unused, as at the deadline (docs/rules.md 10).
+    """
+    state = game.state
+    if state.over or state.pending or not _everyone_done(raw, game):
         return raw, game
+    at_night = state.phase is not None and state.phase.kind == "night"
     try:
         return _send(raw, game, Advance())
     except FamilyError:
-        return raw, game
+        if not at_night:
+            return raw, game
+    return _send(raw, game, Advance(at_deadline=True))
 
 
 def _night(
@@ -322,7 +370,9 @@ def _night(
         if target is not None:
             choice[form.key] = target
     raw, game = _send(raw, game, NightAction(player, choice))
-    return _done(raw, player), game
+    # Not done while their own choices keep the night from ending (a split pack): only the
+    # sender's flag moves, whatever their choice does to the others' (done_players).
+    return _done(raw, player, done=player not in unsettled(game)), game
 
 
 def _vote(
@@ -343,12 +393,12 @@ def _sheriff_vote(
 def _ready(
     raw: dict[str, Any], game: Game, player: str, fields: Mapping[str, Sequence[str]]
 ) -> tuple[dict[str, Any], Game]:
-    """Done with the day's speeches (or, with ready=no, not after all)."""
-    if game.state.phase is None or game.state.phase.kind != "day":
-        raise NotNow(_("That is for the day."))
-    if _one(fields, "ready") == "no":
-        return {**raw, "done": [p for p in raw.get("done", []) if p != player]}, game
-    return _done(raw, player), game
+    """Done with the day's speeches or, for a player without a night form, with the night (or,
+    with ready=no, not after all)."""
+    state = game.state
+    if state.phase is None or (state.phase.kind == "night" and not sleeping(state, player)):
+        raise NotNow(_("There is nothing to say you are done with now."))
+    return _done(raw, player, done=_one(fields, "ready") != "no"), game
 
 
 def _ability(
@@ -429,7 +479,14 @@ def move(
             target = _target(raw, _one(fields, "target"))
             raw, game = _send(raw, before, Smite(target or ""))
         else:
-            raw, game = _send(raw, before, Advance())
+            # The host cuts a night short as its deadline would end it, with the documented
+            # defaults: a refusal ("the werewolves must agree: Ann named Dan, Ben named Cat")
+            # would show a seated host the pack and its choices, and any refusal at all would
+            # tell the table that the pack is split (docs/security.md).
+            at_night = before.state.phase is not None and before.state.phase.kind == "night"
+            raw, game = _send(
+                raw, before, Advance(at_deadline=at_night and not before.state.pending)
+            )
         return _change(table, raw, before, game, now)
     player = name_of(raw, seat.id)
     if player is None:

@@ -128,6 +128,19 @@ def current_victim(state: State) -> str | None:
     return acts[0].target
 
 
+def unsettled(state: State) -> Mapping[str, str]:
+    """The killers whose choices keep the night from ending now, each with the refusal
+    `close_night` would give: those of a split pack (rules/004 asks for one agreed victim).
+    The app counts a killer whose own choice splits the pack as not done yet (docs/security.md:
+    a table that saw everyone done while the night went on would learn that the pack is
+    split)."""
+    try:
+        PACK_RULES[state.setup.ruleset.pack](state, at_deadline=False)
+    except IllegalMoveError as error:
+        return {wolf: str(error) for wolf, _target in _pack_choices(state)}
+    return {}
+
+
 def _acts(state: State, *, at_deadline: bool) -> list[Act]:
     """Every act of the night, sorted by band (then seat): the pack's, each player's own
     choices, and the passive abilities of the living."""
