@@ -622,12 +622,6 @@ def count_tells(run: Run) -> list[str]:
     return tells
 
 
-@pytest.mark.xfail(
-    reason="issue 36 item 1: the count of who has done their part counts only the living with"
-    " something to do (fixed in parallel; flip this mark when it is merged)",
-    raises=AssertionError,
-    strict=True,
-)
 @pytest.mark.parametrize("ruleset", ["oxford", "classic"])
 async def test_the_public_count_of_who_is_done_tells_no_powers(ruleset: str) -> None:
     """rules/003 and rules/004 announce deaths without roles: the public count of who has done

@@ -56,7 +56,8 @@ def _deal(table: TestTable) -> None:
 
 
 def _cat_dies_and_talks(table: TestTable) -> int:
-    """Night 1: the pack kills Cat (Ann protects herself); dead Cat writes in the graveyard.
+    """Night 1: the pack kills Cat (Ann protects herself), the villagers are done for the
+    night; dead Cat writes in the graveyard.
     Returns the line's id."""
     ids = {name: str(seat.pk) for name, seat in table.seats.items()}
     for name, fields in (
@@ -66,6 +67,8 @@ def _cat_dies_and_talks(table: TestTable) -> int:
         ("Ben", {"see": [ids["Fay"]]}),
     ):
         services.seat_move(seat=table.seat(name), kind="night", fields=fields)
+    for name in ("Cat", "Dan", "Eve"):  # the night waits for those without a power too
+        services.seat_move(seat=table.seat(name), kind="ready", fields={"ready": ["yes"]})
     assert not table.seat("Cat").alive
     return services.chat_post(seat=table.seat("Cat"), text=GRAVE_LINE, channel="graveyard").pk
 
