@@ -34,6 +34,7 @@ from games.tables.models import Seat, Stage, Table
 from games.tables.reads import table_info
 from games.tables.selectors import table_page
 from games.tables.services import ServiceError
+from games.tables.sharing import share_root
 from games.tables.watching import is_watching, key_matches, remember_watching
 
 SESSION_SEATS = "seats"
@@ -141,8 +142,15 @@ def render_page(
     table = seat.table if seat is not None else table
     assert table is not None, "a watcher's page needs its table"
     page = table_page(table, seat, with_chat=not panel_only)
-    site_root = f"{request.scheme}://{request.get_host()}"
-    context = {**page.panel.context, "page": page, "error": error, "site_root": site_root}
+    # Links other devices open (invite, watch, rejoin): never this machine's loopback address.
+    shared = share_root(request.scheme, request.get_host())
+    context = {
+        **page.panel.context,
+        "page": page,
+        "error": error,
+        "site_root": shared.root,
+        "site_local_only": shared.local_only,
+    }
     template = "tables/page.html#panel" if panel_only else "tables/page.html"
     response = render(request, template, context, status=status)
     response["X-Table-Version"] = str(page.version)
