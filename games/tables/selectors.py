@@ -129,6 +129,13 @@ class TablePage:
         return reverse("watch", args=[self.table.code, watch_key(self.table.code)])
 
     @property
+    def next_watch_path(self) -> str | None:
+        """The watch link of the table "play again" opened after this one: a watcher's page
+        follows the players there (issue 35)."""
+        code = self.next_table_code
+        return reverse("watch", args=[code, watch_key(code)]) if code else None
+
+    @property
     def status(self) -> TableStatus:
         return TableStatus(self.table, self.panel.progress, self.panel.clock_label, self.now)
 
