@@ -1,5 +1,6 @@
 # One Night: the two commands of the README, and what they need.
 #   make run   - set up, then serve the app on embedded defaults at http://127.0.0.1:8000
+#                (HOST=0.0.0.0: phones on the network too; it prints the address to share)
 #   make test  - set up (Python packages and Debian's chromium), then run ruff and every test
 # Both work on a fresh clone; nothing else needs installing by hand.
 
@@ -46,6 +47,7 @@ messages: install gettext
 
 run: install
 	$(BIN)/python manage.py migrate --noinput
+	@$(BIN)/python manage.py invite_address $(HOST) $(PORT)
 	$(BIN)/python -m daphne -b $(HOST) -p $(PORT) onenight.asgi:application
 
 # The suite runs on the embedded defaults; then, when PostgreSQL and Redis answer here, once more

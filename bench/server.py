@@ -24,7 +24,10 @@ from urllib.parse import urlparse, urlunparse
 SCRUBBED = ("DATABASE_URL", "REDIS_URL", "DJANGO_SECRET_KEY", "ONENIGHT_SQLITE_PATH")
 # The caps on creating and joining tables per client (onenight/settings.py), lifted: every bot
 # comes from 127.0.0.1.
-NO_CAPS = {f"ONENIGHT_{name}_PER_MINUTE": "1000000" for name in ("GAMES", "JOINS", "TABLE_JOINS")}
+NO_CAPS = {
+    f"ONENIGHT_{name}_PER_MINUTE": "1000000"
+    for name in ("GAMES", "JOINS", "JOIN_TABLES", "TABLE_JOINS")
+}
 
 ACCESS = re.compile(r'\] "(GET|POST|HEAD|WS[A-Z]+) ')
 

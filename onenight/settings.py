@@ -286,12 +286,14 @@ LOGGING = {
 # benchmark and the tests create hundreds from one address: they lift the caps with these
 # variables.
 GAMES_PER_MINUTE = int(os.environ.get("ONENIGHT_GAMES_PER_MINUTE", "5"))
-# How many seats may be taken per minute from one client address (at any tables) and at one
-# table (from any addresses): one stranger with the invite link cannot fill a lobby in a
-# second (docs/security.md). Six friends behind one home connection still join at once; a
-# larger group from one address waits a minute for the rest.
-JOINS_PER_MINUTE = int(os.environ.get("ONENIGHT_JOINS_PER_MINUTE", "6"))
-TABLE_JOINS_PER_MINUTE = int(os.environ.get("ONENIGHT_TABLE_JOINS_PER_MINUTE", "16"))
+# The caps on joining (docs/security.md, "Abuse": what each protects, how it was sized), each
+# counted over the last minute: the tables one client address takes seats at, the seats one
+# address takes (at any tables), and the seats taken at one table (from any addresses). At a
+# party every phone on the home Wi-Fi has the same public address: 18 players (multi-night
+# games are played by 8 to 18) join one table from one address at once.
+JOIN_TABLES_PER_MINUTE = int(os.environ.get("ONENIGHT_JOIN_TABLES_PER_MINUTE", "3"))
+JOINS_PER_MINUTE = int(os.environ.get("ONENIGHT_JOINS_PER_MINUTE", "20"))
+TABLE_JOINS_PER_MINUTE = int(os.environ.get("ONENIGHT_TABLE_JOINS_PER_MINUTE", "24"))
 # The Discord bot's name as players find it (issue 29, README "Discord"): when set, a One Night
 # seat's page shows the `!link` command that plays it from Discord. The bot itself runs apart:
 # python manage.py run_discord_bot, with DISCORD_TOKEN.

@@ -15,6 +15,7 @@ from games.tables.worker import WORKER
 # a test run creates many games from 127.0.0.1, far beyond the per-client cap real users get.
 os.environ.setdefault("ONENIGHT_GAMES_PER_MINUTE", "100000")
 os.environ.setdefault("ONENIGHT_JOINS_PER_MINUTE", "100000")
+os.environ.setdefault("ONENIGHT_JOIN_TABLES_PER_MINUTE", "100000")
 os.environ.setdefault("ONENIGHT_TABLE_JOINS_PER_MINUTE", "100000")
 
 
@@ -23,6 +24,7 @@ def _many_games_per_minute(settings: pytest.FixtureRequest) -> None:
     """In-process tests get the same high caps; a test of a cap sets its own value."""
     settings.GAMES_PER_MINUTE = 100000
     settings.JOINS_PER_MINUTE = 100000
+    settings.JOIN_TABLES_PER_MINUTE = 100000
     settings.TABLE_JOINS_PER_MINUTE = 100000
 
 

@@ -23,6 +23,7 @@ from games.tables import language, services
 from games.tables.models import Seat, Table
 from games.tables.push import channel_group, table_group
 from games.tables.selectors import chat_lines, readable_channels, table_page
+from games.tables.sharing import share_root_of_origin
 from games.tables.views import TABLE_CODE, seat_of
 from games.tables.watching import may_watch
 
@@ -61,7 +62,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         cookies = self.scope.get("cookies", {})
         self._csrf = str(cookies.get("csrftoken", ""))
         origin = dict(self.scope.get("headers", [])).get(b"origin", b"")
-        self._site_root = origin.decode("latin-1")
+        self._origin = origin.decode("latin-1")
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self._hello(int(_query(self.scope, "after") or 0))
 
@@ -173,11 +174,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         ]
         if table.version > self.shown:
             page = table_page(table, seat, with_chat=False, seats=seats)
+            shared = share_root_of_origin(self._origin)  # as the page's own (views.render_page)
             context = {
                 **page.panel.context,
                 "page": page,
                 "csrf_token": self._csrf,
-                "site_root": self._site_root,
+                "site_root": shared.root,
+                "site_local_only": shared.local_only,
             }
             frame["panel"] = render_to_string("tables/page.html#panel", context)
         if after is not None:

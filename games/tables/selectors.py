@@ -15,7 +15,7 @@ from django.utils.translation import gettext_noop
 from games.tables.family import Channel, Panel, family_named
 from games.tables.models import ChatLine, Seat, Stage, Table
 from games.tables.reads import players_have_screens, seat_info, table_info
-from games.tables.watching import shows_watch_link, watch_path
+from games.tables.watching import shows_watch_link, watch_key, watch_path
 
 # Lines of each channel a page (or a reconnecting socket) receives: a 30-minute day of a lively
 # table.
@@ -126,6 +126,13 @@ class TablePage:
     def rules_path(self) -> str:
         """The ruleset's rules page and role cards (its family's)."""
         return family_named(self.table.family).rules_path(self.table.ruleset)
+
+    @property
+    def next_watch_path(self) -> str | None:
+        """The watch link of the table "play again" opened after this one (its lobby's key): a
+        watcher's page follows the players there (issue 35)."""
+        code = self.next_table_code
+        return reverse("watch", args=[code, watch_key(code)]) if code else None
 
     @property
     def status(self) -> TableStatus:

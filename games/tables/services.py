@@ -301,23 +301,48 @@ def table_create(
 
 
 def _check_join_caps(table: Table, joiner_key: str, when: datetime) -> None:
-    """Refuse a seat past the caps on joining: settings.JOINS_PER_MINUTE from one client (at
-    any tables) and settings.TABLE_JOINS_PER_MINUTE at one table, counted over the last minute
-    from `SeatTaken`, so seats since removed count too."""
+    """Refuse a seat past the caps on joining, counted over the last minute from `SeatTaken`,
+    so seats since removed count too (docs/security.md, "Abuse", says what each protects and
+    how it was sized):
+
+    - settings.JOIN_TABLES_PER_MINUTE: the tables one client address takes seats at. One
+      address does not sit down at every lobby it knows of; a party behind one router sits at
+      one table (or two).
+    - settings.JOINS_PER_MINUTE: the seats one client address takes, at any tables. A whole
+      party of the largest size the rules are written for, behind one router, joins at once.
+    - settings.TABLE_JOINS_PER_MINUTE: the seats taken at one table, from any addresses. The
+      host's one-click removals are not undone faster than that by a stranger.
+    """
     since = when - timedelta(minutes=1)
     SeatTaken.objects.filter(taken_at__lte=since).delete()
     if joiner_key:
-        mine = SeatTaken.objects.filter(client_key=joiner_key, taken_at__gt=since).count()
-        if mine >= settings.JOINS_PER_MINUTE:
+        mine = list(
+            SeatTaken.objects.filter(client_key=joiner_key, taken_at__gt=since).values_list(
+                "table_id", flat=True
+            )
+        )
+        tables = set(mine)
+        if table.pk not in tables and len(tables) >= settings.JOIN_TABLES_PER_MINUTE:
+            raise ServiceError(
+                ngettext(
+                    "From your address, seats were taken at %(count)d table in the last"
+                    " minute. Wait a moment and try again.",
+                    "From your address, seats were taken at %(count)d tables in the last"
+                    " minute. Wait a moment and try again.",
+                    len(tables),
+                )
+                % {"count": len(tables)}
+            )
+        if len(mine) >= settings.JOINS_PER_MINUTE:
             raise ServiceError(
                 ngettext(
                     "%(count)d seat was taken from your address in the last minute. Wait a"
                     " moment and try again.",
                     "%(count)d seats were taken from your address in the last minute. Wait a"
                     " moment and try again.",
-                    mine,
+                    len(mine),
                 )
-                % {"count": mine}
+                % {"count": len(mine)}
             )
     here = SeatTaken.objects.filter(table=table, taken_at__gt=since).count()
     if here >= settings.TABLE_JOINS_PER_MINUTE:

@@ -34,6 +34,7 @@ from games.tables.models import Seat, Stage, Table
 from games.tables.reads import table_info
 from games.tables.selectors import table_page
 from games.tables.services import ServiceError
+from games.tables.sharing import share_root
 from games.tables.watching import (
     key_holds,
     may_watch,
@@ -157,8 +158,15 @@ def render_page(
     table = seat.table if seat is not None else table
     assert table is not None, "a watcher's page needs its table"
     page = table_page(table, seat, with_chat=not panel_only)
-    site_root = f"{request.scheme}://{request.get_host()}"
-    context = {**page.panel.context, "page": page, "error": error, "site_root": site_root}
+    # Links other devices open (invite, watch, rejoin): never this machine's loopback address.
+    shared = share_root(request.scheme, request.get_host())
+    context = {
+        **page.panel.context,
+        "page": page,
+        "error": error,
+        "site_root": shared.root,
+        "site_local_only": shared.local_only,
+    }
     template = "tables/page.html#panel" if panel_only else "tables/page.html"
     response = render(request, template, context, status=status)
     response["X-Table-Version"] = str(page.version)
@@ -489,7 +497,7 @@ def seat_code(request: HttpRequest, seat: Seat) -> HttpResponse:
         "table": shown.table,
         "player": shown.name,
         "code": seat_codes.readable(code),
-        "link": f"{request.scheme}://{request.get_host()}{path}",
+        "link": share_root(request.scheme, request.get_host()).root + path,
         "minutes": seat_codes.WINDOW_MINUTES,
     }
     return render(request, "tables/seat_code.html", context)

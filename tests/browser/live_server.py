@@ -176,9 +176,12 @@ class LiveServer:
 
 
 def server_env(
-    data_dir: Path, db_path: Path | None, extra: Mapping[str, str] | None = None
+    data_dir: Path,
+    db_path: Path | None,
+    extra: Mapping[str, str] | None = None,
+    unset: tuple[str, ...] = (),
 ) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in _UNSET}
+    env = {k: v for k, v in os.environ.items() if k not in _UNSET and k not in unset}
     env.update(
         ONENIGHT_DATA_DIR=str(data_dir),
         DJANGO_SETTINGS_MODULE="onenight.settings",
@@ -217,18 +220,22 @@ def run_live_server(
     *,
     name: str = "daphne",
     extra_env: Mapping[str, str] | None = None,
+    unset_env: tuple[str, ...] = (),
+    bind: str = "127.0.0.1",
     startup_timeout: float = 20.0,
 ) -> Iterator[LiveServer]:
     """Migrate the database, serve the app with daphne (tests/browser/serve.py), stop it
     afterwards. Both DATABASE_URL and REDIS_URL set: that database and Redis; otherwise a fresh
-    SQLite file and the in-memory layer.
+    SQLite file and the in-memory layer. `unset_env`: variables of this process the server does
+    not inherit (say, the suite's lifted caps). `bind`: the address daphne listens on
+    ("0.0.0.0": every interface, as `make run HOST=0.0.0.0`); the browser opens 127.0.0.1.
 
     daphne's output goes to test-artifacts/<name>.log, kept after the run for diagnosis.
     """
     data_dir = Path(tempfile.mkdtemp(prefix="onenight-live-"))
     database_url = os.environ.get("DATABASE_URL") if os.environ.get("REDIS_URL") else None
     db_path = None if database_url else data_dir / "db.sqlite3"
-    env = server_env(data_dir, db_path, extra_env)
+    env = server_env(data_dir, db_path, extra_env, unset_env)
     if not database_url:
         env.pop("DATABASE_URL", None)
         env.pop("REDIS_URL", None)
@@ -256,7 +263,7 @@ def run_live_server(
                 "-m",
                 "tests.browser.serve",
                 "-b",
-                host,
+                bind,
                 "-p",
                 str(port),
                 "onenight.asgi:application",

@@ -1,16 +1,24 @@
 """Joining is capped per address and per table, and the host can lock the table.
 
 Issue 25, hole 6: one address could fill any open lobby with seats in a second, locking the
-group out. Now at most settings.JOINS_PER_MINUTE seats are taken per minute from one address
-(at any tables) and settings.TABLE_JOINS_PER_MINUTE at one table (from any addresses),
-counted from stored rows (SeatTaken) so that seats the host removed still count; the host
-removes a seat in one click, and locks the table against new joins (games/tables/services.py
-seat_join, table_lock_set).
+group out. Issue 35: at a party every phone on the home Wi-Fi has the same public address, and
+the seventh was refused. Now, counted over the last minute from stored rows (SeatTaken, so that
+seats the host removed still count): one address takes seats at no more than
+settings.JOIN_TABLES_PER_MINUTE tables, and no more than settings.JOINS_PER_MINUTE seats (a
+party of 18 joins one table at once); one table sees no more than
+settings.TABLE_JOINS_PER_MINUTE seats taken, from any addresses. The host removes a seat in
+one click and locks the table against new joins (games/tables/services.py seat_join,
+table_lock_set). docs/security.md says what each cap protects and how it was sized.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.http import HttpResponse
@@ -25,13 +33,42 @@ from tests.security.audit import HTMX, alerts, db_snapshot, raw, snapshot_diff, 
 pytestmark = pytest.mark.django_db
 
 ADDRESS = "198.51.100.9"  # documentation range: only ever a header value here
-PER_ADDRESS = 6
-PER_TABLE = 16
+CAPS = {
+    "JOIN_TABLES_PER_MINUTE": "ONENIGHT_JOIN_TABLES_PER_MINUTE",
+    "JOINS_PER_MINUTE": "ONENIGHT_JOINS_PER_MINUTE",
+    "TABLE_JOINS_PER_MINUTE": "ONENIGHT_TABLE_JOINS_PER_MINUTE",
+}
+# The largest party the caps are sized for: multi-night games are played by 8 to 18.
+PARTY = 18
+
+
+def _shipped_caps() -> dict[str, int]:
+    """The caps as settings.py ships them (this suite lifts them through the environment):
+    read by a fresh interpreter without the suite's variables."""
+    env = {k: v for k, v in os.environ.items() if k not in CAPS.values()}
+    env["DJANGO_SETTINGS_MODULE"] = "onenight.settings"
+    names = json.dumps(list(CAPS))
+    code = (
+        "import json; from django.conf import settings; "
+        f"print(json.dumps({{n: getattr(settings, n) for n in {names}}}))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, check=True
+    )
+    return json.loads(out.stdout)
+
+
+SHIPPED = _shipped_caps()
+PER_ADDRESS_TABLES = SHIPPED["JOIN_TABLES_PER_MINUTE"]
+PER_ADDRESS = SHIPPED["JOINS_PER_MINUTE"]
+PER_TABLE = SHIPPED["TABLE_JOINS_PER_MINUTE"]
 
 
 @pytest.fixture(autouse=True)
 def caps(settings: pytest.FixtureRequest) -> None:
     """The shipped caps (tests/conftest.py lifts them for every other test)."""
+    settings.JOIN_TABLES_PER_MINUTE = PER_ADDRESS_TABLES
     settings.JOINS_PER_MINUTE = PER_ADDRESS
     settings.TABLE_JOINS_PER_MINUTE = PER_TABLE
 
@@ -48,23 +85,68 @@ def official_lobby() -> Table:
     return host.table
 
 
-def test_one_address_cannot_fill_a_lobby() -> None:
-    table = official_lobby()
+def werewolf_lobby() -> Table:
+    """A forum-game lobby (up to 30 seats)."""
+    host = services.table_create(family="werewolf", ruleset="forum", host_name="Ann")
+    return host.table
+
+
+def test_the_shipped_caps_let_the_largest_party_in_at_once() -> None:
+    """The host opened the table: the other PARTY - 1 join, from one address, in one minute.
+    A second table for the same friends is allowed as well."""
+    assert PER_ADDRESS >= PARTY - 1
+    assert PER_TABLE >= PARTY - 1
+    assert PER_ADDRESS_TABLES >= 2
+
+
+def test_a_party_of_eighteen_behind_one_router_joins_one_table() -> None:
+    table = werewolf_lobby()
+    for i in range(PARTY - 1):
+        response = join(table.code, f"Friend {i}")
+        assert response.status_code == 302, alerts(response)
+    assert Seat.objects.filter(table=table).count() == PARTY
+
+
+def test_one_address_cannot_flood_a_table() -> None:
+    """Past PER_ADDRESS seats in a minute (here taken and removed again, so the table never
+    fills), the address is refused, with nothing stored; other addresses still get in."""
+    table = werewolf_lobby()
+    host = Seat.objects.get(table=table, is_host=True)
     for i in range(PER_ADDRESS):
         assert join(table.code, f"Guest {i}").status_code == 302
+        services.seat_remove(host=host, seat_id=Seat.objects.get(table=table, name=f"Guest {i}").pk)
     before = db_snapshot()
     refused = join(table.code, "Guest more")
     assert refused.status_code == 400
-    assert any("from your address in the last minute" in a for a in alerts(refused))
+    assert any(
+        f"{PER_ADDRESS} seats were taken from your address in the last minute" in a
+        for a in alerts(refused)
+    )
     assert not snapshot_diff(before, db_snapshot())
-    # The group, from their own addresses, still gets in.
     assert join(table.code, "Ben", address="203.0.113.20").status_code == 302
-    assert Seat.objects.filter(table=table).count() == 1 + PER_ADDRESS + 1
+
+
+def test_one_address_cannot_sit_down_at_many_tables() -> None:
+    """One seat at each of PER_ADDRESS_TABLES lobbies; the next lobby refuses the address,
+    while the tables it already sits at still take its friends."""
+    tables = [official_lobby() for _ in range(PER_ADDRESS_TABLES + 1)]
+    for table in tables[:-1]:
+        assert join(table.code, "Squatter").status_code == 302
+    before = db_snapshot()
+    refused = join(tables[-1].code, "Squatter")
+    assert refused.status_code == 400
+    assert any(
+        f"seats were taken at {PER_ADDRESS_TABLES} tables in the last minute" in a
+        for a in alerts(refused)
+    )
+    assert not snapshot_diff(before, db_snapshot())
+    assert join(tables[0].code, "Friend").status_code == 302
+    assert join(tables[-1].code, "Someone", address="203.0.113.20").status_code == 302
 
 
 def test_the_address_cap_counts_every_table_and_removed_seats() -> None:
     """Seats the host removed count, and so do seats taken at other tables."""
-    first, second = official_lobby(), official_lobby()
+    first, second = werewolf_lobby(), werewolf_lobby()
     host = Seat.objects.get(table=first, is_host=True)
     for i in range(PER_ADDRESS - 1):
         assert join(first.code, f"Guest {i}").status_code == 302
@@ -92,7 +174,7 @@ def test_the_table_cap_holds_against_many_addresses() -> None:
 
 
 def test_the_caps_count_one_minute() -> None:
-    table = official_lobby()
+    table = werewolf_lobby()
     start = timezone.now()
     for i in range(PER_ADDRESS):
         services.seat_join(table=table, name=f"Guest {i}", joiner_key="k", now=start)
@@ -102,6 +184,17 @@ def test_the_caps_count_one_minute() -> None:
     assert services.seat_join(table=table, name="Guest x", joiner_key="k", now=later).name
     # What is older than the minute is not kept.
     assert SeatTaken.objects.filter(taken_at__lte=later - timedelta(minutes=1)).count() == 0
+
+
+def test_the_tables_cap_counts_one_minute() -> None:
+    tables = [werewolf_lobby() for _ in range(PER_ADDRESS_TABLES + 1)]
+    start = timezone.now()
+    for table in tables[:-1]:
+        services.seat_join(table=table, name="Guest", joiner_key="k", now=start)
+    with pytest.raises(services.ServiceError, match="tables in the last minute"):
+        services.seat_join(table=tables[-1], name="Guest", joiner_key="k", now=start)
+    later = start + timedelta(minutes=1, seconds=1)
+    assert services.seat_join(table=tables[-1], name="Guest", joiner_key="k", now=later).name
 
 
 # --- The lock ---------------------------------------------------------------------------------

@@ -67,7 +67,7 @@ def fields_for(
         return "night", fields
     form = forms[0]
     if form.kind == "decide":
-        return "decide", {"target": [pick(form.targets)] if form.targets else [""]}
+        return "decide", {"target": [pick(form.targets)] if form.targets else ["nobody"]}
     if form.kind == "vote":
         return "vote", {"target": [pick(form.targets)]}
     if form.kind == "sheriff_vote":

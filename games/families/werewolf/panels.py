@@ -23,7 +23,7 @@ from .engine.causes import described
 from .engine.forms import Form
 from .engine.report import PhaseReport, phase_reports
 from .engine.view import PublicPhase, SeatView, view_for
-from .play import asked, done_players, game_of, label, name_of, sleeping, unsettled
+from .play import asked, can_smite, done_players, game_of, label, name_of, sleeping, unsettled
 
 FORM_TITLES = {
     "kill": gettext_lazy("The pack's victim"),
@@ -143,6 +143,7 @@ class WerewolfView:
     reveal: tuple[tuple[str, str, bool, bool], ...] = ()
     record: tuple[tuple[str, tuple[str, ...]], ...] = ()
     is_host: bool = False
+    can_smite: bool = False  # rules/003: the host, as Fate, may smite now
     ruleset: str = ""
     step: str = ""
     phase_kind: str = ""
@@ -272,6 +273,7 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> WerewolfView:
         "sheriff": state.sheriff,
         "outcome": state.outcome,
         "is_host": viewer is not None and viewer.is_host,
+        "can_smite": viewer is not None and viewer.is_host and can_smite(game),
         "ruleset": game.setup.ruleset.name,
         "step": state.step,
         "phase_kind": state.phase.kind if state.phase else "",
@@ -290,7 +292,7 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> WerewolfView:
         view["accusation"] = accusation
         view["can_second"] = (
             player is not None
-            and player != accusation["by"]
+            and player not in (accusation["by"], accusation["accused"])  # 003: three players
             and any(f.kind == "accuse" for f in seat.forms)
         )
     if state.over:

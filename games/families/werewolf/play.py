@@ -46,7 +46,7 @@ from .engine import (
 from .engine import (
     start as start_game,
 )
-from .engine.forms import forms_for
+from .engine.forms import Form, forms_for
 from .engine.night import unsettled as night_unsettled
 
 # --- The stored game -----------------------------------------------------------------------------
@@ -107,6 +107,40 @@ def _target(state: Mapping[str, Any], raw: str | None, *, nobody: bool = False) 
 def _one(fields: Mapping[str, Sequence[str]], name: str) -> str | None:
     values = fields.get(name)
     return values[-1] if values else None
+
+
+def _form(game: Game, player: str, kind: str, key: str | None = None) -> Form | None:
+    """The form of `kind` (and `key`) `player` has now, as their page shows it."""
+    return next(
+        (
+            f
+            for f in forms_for(game.state, player)
+            if f.kind == kind and (key is None or f.key == key)
+        ),
+        None,
+    )
+
+
+def _chosen(raw: Mapping[str, Any], form: Form, value: str | None, missing: str = "") -> str | None:
+    """The target posted for `form`, checked against the choices its page offered, before the
+    engine sees it (its refusals are in its own words, for the scenario files): a player on
+    the form's list, NOBODY where the list has it, None for "no one" on a form that may be
+    sent without a target. Nothing chosen: None, or the refusal `missing` when given (a vote
+    is always a deliberate choice). A player no longer on the list (a page drawn before a
+    death) is refused in words that say so."""
+    value = (value or "").strip()
+    if value == NOBODY and (NOBODY in form.targets or form.optional):
+        return NOBODY if NOBODY in form.targets else None
+    if not value:
+        if missing:
+            raise FamilyError(missing)
+        return None
+    name = _target(raw, value)
+    if name not in form.targets:
+        raise FamilyError(
+            _("%(player)s can't be chosen now: choose again from the page.") % {"player": name}
+        )
+    return name
 
 
 # --- Phases, steps, deadlines --------------------------------------------------------------------
@@ -358,15 +392,19 @@ def _night(
     """A seat's choices for tonight (every night ability of its role, in one form; none is
     "nothing tonight"): they replace earlier ones until the night ends."""
     choice: dict[str, object] = {}
+    if _form(game, player, "night") is None:
+        raise NotNow(_("There is no night choice for you to make now."))
     for form in forms_for(game.state, player):
         if form.kind != "night":
             continue
         value = _one(fields, form.key)
         if form.key == "save":
             if value in ("yes", "on", "1"):
+                if not form.targets:  # a page drawn before the pack changed its mind
+                    raise FamilyError(_("Nobody is attacked tonight: there is nobody to save."))
                 choice["save"] = True
             continue
-        target = _target(raw, value, nobody=NOBODY in form.targets)
+        target = _chosen(raw, form, value)
         if target is not None:
             choice[form.key] = target
     raw, game = _send(raw, game, NightAction(player, choice))
@@ -378,15 +416,23 @@ def _night(
 def _vote(
     raw: dict[str, Any], game: Game, player: str, fields: Mapping[str, Sequence[str]]
 ) -> tuple[dict[str, Any], Game]:
-    target = _target(raw, _one(fields, "target"), nobody=True)
+    form = _form(game, player, "vote")
+    if form is None:
+        raise NotNow(_("There is no vote for you to cast now."))
+    target = _chosen(raw, form, _one(fields, "target"), _("Choose whom you vote for."))
     raw, game = _send(raw, game, Vote(player, target))
-    return (_done(raw, player) if target is not None else raw), game
+    return _done(raw, player), game
 
 
 def _sheriff_vote(
     raw: dict[str, Any], game: Game, player: str, fields: Mapping[str, Sequence[str]]
 ) -> tuple[dict[str, Any], Game]:
-    raw, game = _send(raw, game, SheriffVote(player, _target(raw, _one(fields, "target"))))
+    form = _form(game, player, "sheriff_vote")
+    if form is None:
+        raise NotNow(_("There is no sheriff election now."))
+    missing = _("Choose whom you vote for as sheriff.")
+    target = _chosen(raw, form, _one(fields, "target"), missing)
+    raw, game = _send(raw, game, SheriffVote(player, target))
     return _done(raw, player), game
 
 
@@ -405,7 +451,11 @@ def _ability(
     raw: dict[str, Any], game: Game, player: str, fields: Mapping[str, Sequence[str]]
 ) -> tuple[dict[str, Any], Game]:
     key = (_one(fields, "ability") or "").strip()
-    target = _target(raw, _one(fields, "target"))
+    form = _form(game, player, "day", key)
+    if form is None:
+        raise NotNow(_("You can't do that now."))
+    missing = "" if form.optional or not form.targets else _("Choose a player first.")
+    target = _chosen(raw, form, _one(fields, "target"), missing)
     return _send(raw, game, UseAbility(player, key, target))
 
 
@@ -415,11 +465,10 @@ def _accuse(
     """rules/003: an execution call waits for another player to second it."""
     if not any(f.kind == "accuse" for f in forms_for(game.state, player)):
         raise NotNow(_("There is no execution call to make now."))
-    accused = _target(raw, _one(fields, "target"))
-    if accused is None or accused == player:
-        raise FamilyError(_("Accuse another living player."))
-    if accused not in game.state.alive:
-        raise FamilyError(_("%(player)s is dead.") % {"player": accused})
+    form = _form(game, player, "accuse")
+    assert form is not None
+    accused = _chosen(raw, form, _one(fields, "target"), _("Accuse another living player."))
+    assert accused is not None
     return {**raw, "accusation": {"accused": accused, "by": player}}, game
 
 
@@ -429,6 +478,11 @@ def _second(
     accusation = raw.get("accusation")
     if not accusation:
         raise NotNow(_("There is no accusation to second."))
+    if _form(game, player, "accuse") is None:
+        raise NotNow(_("The call cannot be seconded now."))
+    if player in (accusation["by"], accusation["accused"]):
+        # 003 The Local Justice System: the call "must be seconded by another player".
+        raise FamilyError(_("Someone other than the caller and the accused must second the call."))
     raw = {**raw, "accusation": None}
     return _send(raw, game, Accuse(accusation["accused"], accusation["by"], player))
 
@@ -436,6 +490,8 @@ def _second(
 def _fist(
     raw: dict[str, Any], game: Game, player: str, fields: Mapping[str, Sequence[str]]
 ) -> tuple[dict[str, Any], Game]:
+    if _form(game, player, "call_vote") is None:
+        raise NotNow(_("There is no execution call to vote on now."))
     raw, game = _send(raw, game, CallVote(player, _one(fields, "yes") == "yes"))
     return _done(raw, player), game
 
@@ -444,9 +500,12 @@ def _decide(
     raw: dict[str, Any], game: Game, player: str, fields: Mapping[str, Sequence[str]]
 ) -> tuple[dict[str, Any], Game]:
     awaited = game.state.awaited
-    if awaited is None or awaited.player != player:
+    form = _form(game, player, "decide")
+    if awaited is None or awaited.player != player or form is None:
         raise NotNow(_("Nothing waits for your decision."))
-    return _send(raw, game, Decide(player, awaited.kind, _target(raw, _one(fields, "target"))))
+    missing = _("Choose a player, or nobody.")
+    target = _chosen(raw, form, _one(fields, "target"), missing)
+    return _send(raw, game, Decide(player, awaited.kind, target))
 
 
 SEAT_MOVES = {
@@ -476,8 +535,14 @@ def move(
         if not seat.is_host:
             raise NotAllowed(_("Only the host can do that."))
         if kind == "smite":  # rules/003: Fate's smite, shown to the table (a note)
+            if not can_smite(before):
+                raise NotNow(_("Fate smites by day, between the game's decisions and calls."))
             target = _target(raw, _one(fields, "target"))
-            raw, game = _send(raw, before, Smite(target or ""))
+            if target is None:
+                raise FamilyError(_("Choose the player Fate strikes down."))
+            if target not in before.state.alive:
+                raise FamilyError(_("%(player)s is dead.") % {"player": target})
+            raw, game = _send(raw, before, Smite(target))
         else:
             # The host cuts a night short as its deadline would end it, with the documented
             # defaults: a refusal ("the werewolves must agree: Ann named Dan, Ben named Cat")
@@ -487,7 +552,7 @@ def move(
             raw, game = _send(
                 raw, before, Advance(at_deadline=at_night and not before.state.pending)
             )
-        return _change(table, raw, before, game, now)
+        return _change(table, _without_dead_accusation(raw, game), before, game, now)
     player = name_of(raw, seat.id)
     if player is None:
         raise NotAllowed(_("You are not playing in this game."))
@@ -499,10 +564,38 @@ def move(
         raise NotNow(_("You have died: the game goes on without you."))
     raw, game = handler(raw, before, player, fields)
     raw, game = _advance_if_all_done(raw, game)
+    raw = _without_dead_accusation(raw, game)
     change = _change(table, raw, before, game, now)
     if step_key(before) == step_key(game) and kind in QUIET_MOVES:
         return replace(change, redraw=_whose_view_changed(raw, game, player, kind))
     return change
+
+
+def _without_dead_accusation(raw: dict[str, Any], game: Game) -> dict[str, Any]:
+    """An accusation waiting for its seconder lapses with its day, and when its caller or the
+    accused dies (a crossbow, a smite): a call needs three living players, by day (003 The
+    Local Justice System)."""
+    accusation = raw.get("accusation")
+    if not accusation:
+        return raw
+    state = game.state
+    by_day = state.phase is not None and state.phase.kind == "day" and not state.day_over
+    alive = accusation["by"] in state.alive and accusation["accused"] in state.alive
+    return raw if by_day and alive and not state.over else {**raw, "accusation": None}
+
+
+def can_smite(game: Game) -> bool:
+    """Whether Fate may smite now (003 Fate; the engine's `_smite`): Fate's game, by day, with
+    no decision awaited and no execution call open."""
+    state = game.state
+    return (
+        game.setup.ruleset.name == "oxford"
+        and not state.over
+        and state.phase is not None
+        and state.phase.kind == "day"
+        and not state.pending
+        and state.call is None
+    )
 
 
 # Moves that, while the step goes on, change other seats' views only through the public
