@@ -5,12 +5,14 @@ companion app rules/002 s3 recommends, and afterwards counts the votes from what
 in. Pure but for Django's translation: typed values in and out, the words in the reader's
 language.
 
-The wake order is rules/002 s5 for the official rules: the Doppelganger (doing a copied seer's,
-robber's, troublemaker's or drunk's action at once), the Doppelganger-minion's look at the
-werewolves, the werewolves, the minion, the masons, the seer, the robber, the troublemaker, the
-drunk, the insomniac and the Doppelganger-insomniac. For the house rules it is rules/000 s8,
-where step 0 (werewolves, minion, masons) comes with the role message online; at a table they
-wake for it, first, in that order (docs/rules.md 7.2).
+The wake order is the ruleset's night table (engine/roles.py, `NIGHTS`), the same the engine
+plays, and each call's words are its role's record's `calls`: rules/002 s5 for the official
+rules (the Doppelganger, doing a copied seer's, robber's, troublemaker's or drunk's action at
+once; the Doppelganger-minion's look at the werewolves; the werewolves, the minion, the masons,
+the seer, the robber, the troublemaker, the drunk, the insomniac and the
+Doppelganger-insomniac). For the house rules it is rules/000 s8, where step 0 (werewolves,
+minion, masons) comes with the role message online; at a table they wake for it, first, in that
+order (docs/rules.md 7.2).
 
 Every role of the deck is called, whether its card was dealt or lies in the centre: the
 narrator does not know, and calling only the dealt roles would tell the table which are in the

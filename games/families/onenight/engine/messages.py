@@ -4,6 +4,9 @@ The role messages carry what rules/000 section 4 gives each role (its goal, who 
 werewolves or masons are, what it may do tonight), with the variants of section 6: the lone
 werewolf (6b), the minion when no player was dealt a werewolf (6c), and a mason dealt alone.
 They are written in this project's own words. Only the player they are for may ever see them.
+
+Each role's words are its record's (engine/roles.py): its `message`, or the `told` function
+here that writes it from the deal; a night report is its wake step's resolver's `report`.
 """
 
 from __future__ import annotations
