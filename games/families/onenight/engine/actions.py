@@ -13,6 +13,7 @@ Rulings (see docs/rules.md for the reasoning):
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 
 from games.words import N_, _
 
@@ -50,10 +51,12 @@ def _alone(deal: Deal, player: str) -> bool:
 
 
 # When a record's `action` holds for the player dealt it (`RoleRecord.action_if`).
-CONDITIONS: Mapping[str, Callable[[Deal, str], bool]] = {
-    "always": lambda deal, player: True,
-    "alone": _alone,
-}
+CONDITIONS: Mapping[str, Callable[[Deal, str], bool]] = MappingProxyType(
+    {
+        "always": lambda deal, player: True,
+        "alone": _alone,
+    }
+)
 
 
 def action_rule(deal: Deal, player: str) -> ActionRule:

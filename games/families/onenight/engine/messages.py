@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from games.words import N_, _, listing
 
@@ -132,11 +133,13 @@ def _mason_told(deal: Deal, player: str) -> list[str]:
 
 
 # The role messages written from the deal (`RoleRecord.told`): who the others are.
-TOLD: Mapping[str, Callable[[Deal, str], list[str]]] = {
-    "werewolf": _werewolf_told,
-    "minion": _minion_told,
-    "mason": _mason_told,
-}
+TOLD: Mapping[str, Callable[[Deal, str], list[str]]] = MappingProxyType(
+    {
+        "werewolf": _werewolf_told,
+        "minion": _minion_told,
+        "mason": _mason_told,
+    }
+)
 
 
 def role_message(deal: Deal, player: str) -> RoleMessage:

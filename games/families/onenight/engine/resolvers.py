@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from games.words import N_, _, listing
 
@@ -466,14 +467,16 @@ def _insomniac_report(learned: Learned) -> list[str]:
     return [_("You woke at the end of the night: you are now the %(role)s.") % {"role": card.title}]
 
 
-RESOLVERS: Mapping[str, Resolver] = {
-    "copy": Resolver(_copy_report, each=_copy),
-    "werewolves": Resolver(_werewolves_report, together=_werewolves),
-    "minion": Resolver(_minion_report, together=_minion),
-    "masons": Resolver(_masons_report, together=_masons),
-    "seer": Resolver(_seer_report, each=_seer),
-    "robber": Resolver(_robber_report, each=_robber),
-    "troublemaker": Resolver(_troublemaker_report, each=_troublemaker),
-    "drunk": Resolver(_drunk_report, each=_drunk),
-    "insomniac": Resolver(_insomniac_report, each=_insomniac),
-}
+RESOLVERS: Mapping[str, Resolver] = MappingProxyType(
+    {
+        "copy": Resolver(_copy_report, each=_copy),
+        "werewolves": Resolver(_werewolves_report, together=_werewolves),
+        "minion": Resolver(_minion_report, together=_minion),
+        "masons": Resolver(_masons_report, together=_masons),
+        "seer": Resolver(_seer_report, each=_seer),
+        "robber": Resolver(_robber_report, each=_robber),
+        "troublemaker": Resolver(_troublemaker_report, each=_troublemaker),
+        "drunk": Resolver(_drunk_report, each=_drunk),
+        "insomniac": Resolver(_insomniac_report, each=_insomniac),
+    }
+)
