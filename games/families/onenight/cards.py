@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from .engine import Role, Ruleset, role_limits
+from .engine.roles import ROLES, own_step
 from .options import RULES_PHRASE
 
 # The teams as a card's text names them (the value, "town", stays the page's style class).
@@ -40,107 +41,7 @@ class RoleCard:
         return str(TEAM_NAMES[self.team])
 
 
-# What each card does at night, for both rulesets unless a ruleset's own line is given.
-_DOES: dict[Role, str] = {
-    Role.DOPPELGANGER: gettext_lazy(
-        "Looks at another player's card and becomes that role: a copied seer, robber,"
-        " troublemaker or drunk acts at once; a copied werewolf or mason wakes with them; a"
-        " copied minion sees the werewolves; a copied insomniac looks at their own card again at"
-        " the very end of the night."
-    ),
-    Role.WEREWOLF: gettext_lazy(
-        "Learns who the other werewolves are. A werewolf alone among the players may look at one"
-        " centre card."
-    ),
-    Role.MINION: gettext_lazy(
-        "Learns who the werewolves are; they do not learn who the minion is."
-    ),
-    Role.MASON: gettext_lazy(
-        "Learns who the other mason is (or that there is none among the players)."
-    ),
-    Role.SEER: gettext_lazy("May look at one other player's card, or at two of the centre cards."),
-    Role.ROBBER: gettext_lazy(
-        "May swap cards with another player and then look at the new card: the robber now plays"
-        " as that role, for its team, but does not wake again to use it."
-    ),
-    Role.TROUBLEMAKER: gettext_lazy(
-        "May swap the cards of two other players, without looking at them."
-    ),
-    Role.DRUNK: gettext_lazy(
-        "Must swap their card with one of the centre cards, without looking: they no longer know"
-        " what they are."
-    ),
-    Role.INSOMNIAC: gettext_lazy(
-        "Looks at their own card at the end of the night, to see if it changed."
-    ),
-    Role.HUNTER: gettext_lazy(
-        "Nothing at night. If the hunter dies, the player they voted for dies too."
-    ),
-    Role.VILLAGER: gettext_lazy("Nothing: a villager has only their vote and their wits."),
-    Role.TANNER: gettext_lazy("Nothing at night. The tanner hates their job and wants to die."),
-}
-
-_WAKES: dict[Ruleset, dict[Role, str]] = {
-    # rules/000 s8: step 0 comes with the role message; then 1 to 4.
-    Ruleset.HOUSE: {
-        Role.WEREWOLF: gettext_lazy(
-            "Told with the role message (step 0); a lone werewolf's look comes then."
-        ),
-        Role.MINION: gettext_lazy("Told with the role message (step 0)."),
-        Role.MASON: gettext_lazy("Told with the role message (step 0)."),
-        Role.SEER: gettext_lazy("Step 1."),
-        Role.ROBBER: gettext_lazy("Step 2."),
-        Role.TROUBLEMAKER: gettext_lazy("Step 3."),
-        Role.DRUNK: gettext_lazy("Step 4, before the insomniac."),
-        Role.INSOMNIAC: gettext_lazy("Step 4, last of all."),
-    },
-    # rules/002 s5.
-    Ruleset.OFFICIAL: {
-        Role.DOPPELGANGER: gettext_lazy(
-            "First; again after the insomniac if it copied the insomniac."
-        ),
-        Role.WEREWOLF: gettext_lazy("Second."),
-        Role.MINION: gettext_lazy("Third."),
-        Role.MASON: gettext_lazy("Fourth."),
-        Role.SEER: gettext_lazy("Fifth."),
-        Role.ROBBER: gettext_lazy("Sixth."),
-        Role.TROUBLEMAKER: gettext_lazy("Seventh."),
-        Role.DRUNK: gettext_lazy("Eighth."),
-        Role.INSOMNIAC: gettext_lazy("Ninth."),
-    },
-}
-
-_TOWN_WINS = gettext_lazy("With the town: the town wins if at least one werewolf dies.")
-_WINS: dict[Ruleset, dict[Role, str]] = {
-    Ruleset.HOUSE: {
-        Role.WEREWOLF: gettext_lazy(
-            "With the werewolves: they win if no werewolf dies (and the tanner lives)."
-        ),
-        Role.MINION: gettext_lazy(
-            "With the werewolves, even if the minion dies. With no werewolf among the players at"
-            " dawn, the minion counts as one (rules/000 s6c)."
-        ),
-        Role.TANNER: gettext_lazy(
-            "Alone: only if the tanner dies. Then the werewolves cannot win."
-        ),
-    },
-    Ruleset.OFFICIAL: {
-        Role.WEREWOLF: gettext_lazy(
-            "With the werewolves: they win if no werewolf dies and the tanner lives."
-        ),
-        Role.MINION: gettext_lazy(
-            "With the werewolves, even if the minion dies. With no werewolf among the players,"
-            " the minion wins if another player dies while the minion and the tanner live."
-        ),
-        Role.TANNER: gettext_lazy(
-            "Alone: only if the tanner dies. Then the werewolves cannot win."
-        ),
-        Role.DOPPELGANGER: gettext_lazy(
-            "With the team of the role it copied (copying nothing, with the town)."
-        ),
-    },
-}
-
+# A role without a wake step in the ruleset's night table (roles.NIGHTS).
 _DOES_NOT_WAKE = gettext_lazy("Does not wake.")
 
 _SECTIONS: dict[Ruleset, str] = {
@@ -149,16 +50,27 @@ _SECTIONS: dict[Ruleset, str] = {
 }
 
 
+def _wakes(ruleset: Ruleset, role: Role) -> str:
+    """When the role wakes: its wake step's line, or that it does not wake."""
+    step = own_step(ruleset, role)
+    if step is None:
+        return str(_DOES_NOT_WAKE)
+    if step.wakes is None:
+        raise LookupError(f"the {ruleset.value} wake step of {role.value} has no rules-page line")
+    return _(step.wakes)
+
+
 def role_cards(ruleset: Ruleset) -> tuple[RoleCard, ...]:
-    """A card for every role the ruleset deals, in the catalogue's order."""
+    """A card for every role the ruleset deals, in the catalogue's order, from its record
+    (engine/roles.py) and its wake step."""
     limits = role_limits(ruleset)
     return tuple(
         RoleCard(
             role=role,
             team=role.team.value,
-            does=str(_DOES[role]),
-            wakes=str(_WAKES[ruleset].get(role, _DOES_NOT_WAKE)),
-            wins=str(_WINS[ruleset].get(role, _TOWN_WINS)),
+            does=_(ROLES[role].does),
+            wakes=_wakes(ruleset, role),
+            wins=_(ROLES[role].wins[ruleset]),
             limit=limit,
             sections=_SECTIONS[ruleset],
         )

@@ -5,12 +5,14 @@ companion app rules/002 s3 recommends, and afterwards counts the votes from what
 in. Pure but for Django's translation: typed values in and out, the words in the reader's
 language.
 
-The wake order is rules/002 s5 for the official rules: the Doppelganger (doing a copied seer's,
-robber's, troublemaker's or drunk's action at once), the Doppelganger-minion's look at the
-werewolves, the werewolves, the minion, the masons, the seer, the robber, the troublemaker, the
-drunk, the insomniac and the Doppelganger-insomniac. For the house rules it is rules/000 s8,
-where step 0 (werewolves, minion, masons) comes with the role message online; at a table they
-wake for it, first, in that order (docs/rules.md 7.2).
+The wake order is the ruleset's night table (engine/roles.py, `NIGHTS`), the same the engine
+plays, and each call's words are its role's record's `calls`: rules/002 s5 for the official
+rules (the Doppelganger, doing a copied seer's, robber's, troublemaker's or drunk's action at
+once; the Doppelganger-minion's look at the werewolves; the werewolves, the minion, the masons,
+the seer, the robber, the troublemaker, the drunk, the insomniac and the
+Doppelganger-insomniac). For the house rules it is rules/000 s8, where step 0 (werewolves,
+minion, masons) comes with the role message online; at a table they wake for it, first, in that
+order (docs/rules.md 7.2).
 
 Every role of the deck is called, whether its card was dealt or lies in the centre: the
 narrator does not know, and calling only the dealt roles would tell the table which are in the
@@ -28,20 +30,15 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from .engine import Deal, NightResult, Role, Ruleset, decide_outcome, tally_votes
 from .engine.errors import RuleError
-from .engine.roles import role_limits
+from .engine.roles import NIGHT_SECTIONS, NIGHTS, ROLES, Calls, role_limits
 
-# Seconds a role gets, awake, by default; the host can change each one.
+# Seconds a role gets, awake, by default (each step's `Calls.seconds`); the host can change each.
 DEFAULT_PAUSE = 10
 PAUSES: dict[str, int] = {
-    "doppelganger": 12,
-    "werewolves": 10,
-    "minion": 8,
-    "masons": 8,
-    "seer": 12,
-    "robber": 10,
-    "troublemaker": 10,
-    "drunk": 8,
-    "insomniac": 8,
+    calls.key: calls.seconds
+    for record in ROLES.values()
+    for calls in (record.calls, record.copy_calls)
+    if calls is not None
 }
 
 
@@ -68,110 +65,42 @@ def pause_of(key: str, pauses: Mapping[str, int]) -> int:
     return int(pauses.get(key, PAUSES.get(key, DEFAULT_PAUSE)))
 
 
+def _calls(role: Role, copied: Role | None) -> Calls:
+    """The narrator's words for a step: the role's own, or a Doppelganger's as the copied
+    role's (`RoleRecord.copy_calls`). A waking role without them is a mistake in roles.py."""
+    record = ROLES[copied] if copied is not None else ROLES[role]
+    calls = record.copy_calls if copied is not None else record.calls
+    if calls is None:
+        raise LookupError(f"{record.role.value} wakes but has no narrator calls")
+    return calls
+
+
 def narration(
     ruleset: Ruleset, deck: Sequence[Role], pauses: Mapping[str, int] | None = None
 ) -> tuple[Call, ...]:
-    """The wake steps for this deck, in the ruleset's order, with their pauses."""
+    """The wake steps for this deck, in the ruleset's order (its night table), with their
+    pauses. A step is called when its role is in the deck (and, for a Doppelganger's step as
+    a copied role, that role too)."""
     pauses = pauses or {}
     cards = set(deck)
-    official = ruleset is Ruleset.OFFICIAL
-    order = "002 s5" if official else "000 s8"
+    steps = NIGHTS[ruleset]
+    # A copier in the deck (the Doppelganger) may wake with the role it copied.
+    copier = any(ROLES[s.role].copies and s.role in cards for s in steps)
     calls: list[Call] = []
-
-    def add(key: str, role: Role, wake: str, sleep: str) -> None:
-        calls.append(Call(key, role, wake, sleep, pause_of(key, pauses), order))
-
-    if official and Role.DOPPELGANGER in cards:
-        add(
-            "doppelganger",
-            Role.DOPPELGANGER,
-            _(
-                "Doppelganger, wake up and look at another player's card: you are now that role."
-                " If it is a seer, robber, troublemaker or drunk, do that role's action now."
-            ),
-            _("Doppelganger, close your eyes."),
-        )
-        if Role.MINION in cards:
-            add(
-                "doppelganger-minion",
-                Role.DOPPELGANGER,
-                _(
-                    "Doppelganger, if you saw the minion, keep your eyes open. Werewolves, stick"
-                    " out your thumb so the Doppelganger can see who you are."
-                ),
-                _("Werewolves, put your thumbs away. Doppelganger, close your eyes."),
+    for step in steps:
+        if step.role not in cards or (step.copied is not None and step.copied not in cards):
+            continue
+        words = _calls(step.role, step.copied)
+        wake = words.wake_with_doppelganger if copier and words.wake_with_doppelganger else None
+        calls.append(
+            Call(
+                words.key,
+                step.role,
+                _(wake or words.wake),
+                _(words.sleep),
+                pause_of(words.key, pauses),
+                NIGHT_SECTIONS[ruleset],
             )
-    if Role.WEREWOLF in cards:
-        if official and Role.DOPPELGANGER in cards:
-            wake = _(
-                "Werewolves, and the Doppelganger if it became one, wake up and look for the"
-                " other werewolves. If you are the only one, you may look at one card in the"
-                " centre."
-            )
-        else:
-            wake = _(
-                "Werewolves wake up and look for the other werewolves. If you are the only one,"
-                " you may look at one card in the centre."
-            )
-        add("werewolves", Role.WEREWOLF, wake, _("Werewolves, close your eyes."))
-    if Role.MINION in cards:
-        add(
-            "minion",
-            Role.MINION,
-            _(
-                "Minion, wake up. Werewolves, stick out your thumb so the minion can see who you"
-                " are."
-            ),
-            _("Werewolves, put your thumbs away. Minion, close your eyes."),
-        )
-    if Role.MASON in cards:
-        add(
-            "masons",
-            Role.MASON,
-            _("Masons, wake up and look for the other mason."),
-            _("Masons, close your eyes."),
-        )
-    single = (
-        (
-            "seer",
-            Role.SEER,
-            _("Seer, wake up. You may look at another player's card, or at two centre cards."),
-            _("Seer, close your eyes."),
-        ),
-        (
-            "robber",
-            Role.ROBBER,
-            _("Robber, wake up. You may swap your card with another player's, then look at it."),
-            _("Robber, close your eyes."),
-        ),
-        (
-            "troublemaker",
-            Role.TROUBLEMAKER,
-            _("Troublemaker, wake up. You may swap two other players' cards, unseen."),
-            _("Troublemaker, close your eyes."),
-        ),
-        (
-            "drunk",
-            Role.DRUNK,
-            _("Drunk, wake up. Swap your card with a centre card, without looking at it."),
-            _("Drunk, close your eyes."),
-        ),
-        (
-            "insomniac",
-            Role.INSOMNIAC,
-            _("Insomniac, wake up. Look at your card."),
-            _("Insomniac, close your eyes."),
-        ),
-    )
-    for key, role, wake, sleep in single:
-        if role in cards:
-            add(key, role, wake, sleep)
-    if official and Role.DOPPELGANGER in cards and Role.INSOMNIAC in cards:
-        add(
-            "doppelganger-insomniac",
-            Role.DOPPELGANGER,
-            _("Doppelganger, if you saw the insomniac, wake up and look at your card."),
-            _("Doppelganger, close your eyes."),
         )
     return tuple(calls)
 

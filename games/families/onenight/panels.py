@@ -233,6 +233,9 @@ def _action_form(
                 Choice(f"{a},{b}", str(CENTRE_PAIRS[a, b]))
                 for a, b in combinations(CENTRE_POSITIONS, 2)
             ]
+        else:
+            # A new shape in a role record needs its form here (no silent empty list).
+            raise LookupError(f"no night-action form for {shape} ({rule.role.value})")
     allow_none = rule.requirement is not Requirement.MANDATORY
     if pair:
         return ActionForm(

@@ -23,6 +23,7 @@ from games.tables.family import Change, FamilyError, NotAllowed, Note, NotNow, S
 from . import options as table_options
 from .engine import (
     CENTRE_POSITIONS,
+    ActionRule,
     Deal,
     NightResult,
     Requirement,
@@ -282,10 +283,22 @@ def _after_action(table: TableInfo, raw: dict[str, Any], now: datetime) -> Chang
     return _change(table, raw, deadline=table.deadline, notes=())
 
 
+def _chosen_for(rule: ActionRule, name: str, state: OneNightState, rng: random.Random) -> list[str]:
+    """Targets chosen at random for an action that must be sent, in the rule's first shape:
+    the drunk's one centre card (rules/000 s4), or any shape a role record gives."""
+    shape = rule.shapes[0]
+    chosen: list[str] = []
+    others = [n for _seat_id, n in state.players if n != name]
+    for pool, count in ((others, shape.players), (list(CENTRE_POSITIONS), shape.centre)):
+        for _pick in range(count):
+            chosen.append(rng.choice([p for p in pool if p not in chosen]))
+    return chosen
+
+
 def _fill_missing(state: OneNightState, rng: random.Random) -> dict[str, Any]:
     """The night's time limit passed: an optional action left out counts as none; a drunk (or
     a Doppelganger who copied the drunk) is given a random centre card, since the drunk must act
-    (rules/000 s4; docs/rules.md)."""
+    (rules/000 s4; docs/rules.md); any role that must act is given random targets alike."""
     deal = state.deal
     actions = dict(state.actions)
     for _seat_id, name in state.players:
@@ -296,7 +309,8 @@ def _fill_missing(state: OneNightState, rng: random.Random) -> dict[str, Any]:
         rule = action_rule(deal, name)
         if sent and rule.role is Role.DOPPELGANGER:
             rule = copied_action_rule(deal.cards[sent[0]])
-        extra = [rng.choice(CENTRE_POSITIONS)] if rule.requirement is Requirement.MANDATORY else []
+        must = rule.requirement is Requirement.MANDATORY
+        extra = _chosen_for(rule, name, state, rng) if must else []
         actions[name] = {"targets": sent + extra, "complete": True, "by_deadline": True}
     return actions
 

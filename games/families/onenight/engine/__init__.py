@@ -7,6 +7,13 @@ these functions, so every ruling is made here and only here.
 
 from __future__ import annotations
 
+from .actions import (
+    action_rule,
+    copied_action_rule,
+    is_lone_werewolf,
+    validate_action,
+    validate_copy,
+)
 from .deck import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -27,20 +34,19 @@ from .errors import (
     RuleError,
 )
 from .game import GameResult, finish_game, play_game
-from .night import (
+from .night import NightResult, NightStep, resolve_night
+from .roles import (
+    CENTRE_POSITIONS,
     ActionRule,
-    NightResult,
-    NightStep,
+    CentrePosition,
     Requirement,
+    Role,
+    Ruleset,
     TargetShape,
-    action_rule,
-    copied_action_rule,
-    is_lone_werewolf,
-    resolve_night,
-    validate_action,
-    validate_copy,
+    Team,
+    role_limits,
+    team_of,
 )
-from .roles import CENTRE_POSITIONS, CentrePosition, Role, Ruleset, Team, role_limits, team_of
 from .voting import Outcome, VoteResult, decide_outcome, tally_votes, validate_vote
 
 __all__ = [

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 
 from games.words import _, listing, ngettext
 
+from .actions import not_a_player
 from .errors import IllegalVoteError, shown
-from .night import NightResult, not_a_player
+from .night import NightResult
 from .roles import Role, Ruleset, Team, team_of
 
 
