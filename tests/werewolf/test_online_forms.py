@@ -31,7 +31,7 @@ from games.families.werewolf import play
 from games.families.werewolf.engine import NOBODY
 from games.families.werewolf.engine.autoplay import random_setup
 from games.families.werewolf.panels import WerewolfView, view_of
-from games.families.werewolf.play import game_of, name_of
+from games.families.werewolf.stored import game_of, name_of
 from games.tables.family import Change, FamilyError, SeatInfo, TableInfo
 
 NAMES = (
@@ -53,7 +53,8 @@ NAMES = (
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 Post = tuple[str, dict[str, list[str]]]
 
-# What the app answers to a post its page would not send, in its own words (play.py).
+# What the app answers to a post its page would not send, in its own words (play.py,
+# seat_moves.py, posted.py).
 OUR_REFUSALS = (
     r"Choose whom you vote for\.",
     r"Choose whom you vote for as sheriff\.",
