@@ -79,6 +79,7 @@ OUR_REFUSALS = (
     r"That is for the day\.",
     r"There is no execution call to vote on now\.",
     r"There is no night choice for you to make now\.",
+    r"There is nothing to say you are done with now\.",
 )
 
 
@@ -164,6 +165,8 @@ def offered(view: WerewolfView) -> Iterator[Post]:
         yield "second", {}
     if view.alive and view.phase_kind == "day" and view.step == "speech" and not view.outcome:
         yield "ready", {"ready": ["yes"]}
+    if view.sleep and not view.done:
+        yield "ready", {"ready": ["yes"]}  # "Done for tonight": no night form, a part all the same
 
 
 def smites(table: TableInfo, view: WerewolfView) -> Iterator[Post]:
