@@ -78,7 +78,7 @@ def start(table: TableInfo, rng: random.Random, now: datetime) -> Change:
     except RuleError as error:
         raise FamilyError(str(error)) from None
     game = start_game(setup)
-    raw = {
+    raw: dict[str, Any] = {
         "setup": codec.setup_to_json(setup),
         "moves": [],
         "seats": {s.name: s.id for s in seats},

@@ -113,9 +113,10 @@ def change(
         notes = () if taken_back else announce(fresh, after)
         phase_label = label(after)
     state = after.state
+    assert state.over or state.phase is not None  # a game under way is in a night or a day
     return Change(
         state=raw,
-        phase="over" if state.over else f"{state.phase.kind}",
+        phase="over" if state.over or state.phase is None else state.phase.kind,
         phase_label=phase_label,
         round=0 if state.phase is None else state.phase.number,
         deadline=deadline,
