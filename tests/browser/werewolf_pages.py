@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from games.families.werewolf.engine import Game
-from games.families.werewolf.play import game_of
+from games.families.werewolf.stored import game_of
 
 from .live_server import GameDB
 

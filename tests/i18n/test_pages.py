@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.families.onenight.options import RULES_PHRASE
-from games.families.werewolf.play import game_of
+from games.families.werewolf.stored import game_of
 from games.tables import services
 from games.tables.models import ChatLine, Seat, Table
 from games.tables.watching import watch_path

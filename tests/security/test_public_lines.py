@@ -14,6 +14,7 @@ Played through the family (play.py, panels.py) with the roles dealt as typed, no
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 from dataclasses import replace
@@ -22,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from games.families.werewolf import panels, play
+from games.families.werewolf import panels, play, progress, steps, stored
 from games.tables.family import Change, FamilyError, SeatInfo, TableInfo
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -85,10 +86,10 @@ class Table:
         return int(found.group(1)), int(found.group(2))
 
     def label(self) -> str:
-        return play.label(play.game_of(self.info.state))
+        return steps.label(stored.game_of(self.info.state))
 
     def living(self) -> int:
-        return len(play.game_of(self.info.state).state.living())
+        return len(stored.game_of(self.info.state).state.living())
 
     def view(self, name: str) -> panels.WerewolfView:
         return panels.view_of(self.info, self.seat(name))
@@ -199,7 +200,7 @@ def test_an_antidote_whose_victim_was_taken_back_does_not_hold_the_night() -> No
         table.move(name, "ready", ready="yes")
     assert table.label().startswith("Day 1")
     assert not [note for note in table.notes if note.endswith(" died.")]
-    assert play.game_of(table.info.state).state.used("Dan", "save") == 0
+    assert stored.game_of(table.info.state).state.used("Dan", "save") == 0
 
 
 def test_every_move_changes_the_night_count_by_one_at_most() -> None:
@@ -219,10 +220,9 @@ def test_every_move_changes_the_night_count_by_one_at_most() -> None:
                 target = rng.choice(["", "Fay", "Gus", "Ivy"])
                 table.move(name, "night", **({"kill": table.id(target)} if target else {}))
             elif roles[name] == "witch":
-                try:
+                # A save while nobody is attacked: refused, nothing moves.
+                with contextlib.suppress(FamilyError):
                     table.move(name, "night", **({"save": "yes"} if rng.random() < 0.5 else {}))
-                except FamilyError:  # a save while nobody is attacked: refused, nothing moves
-                    pass
             elif name in ("Eve", "Hal"):
                 table.move(name, "night")
             else:
@@ -295,14 +295,14 @@ def _random_move(table: Table, rng: random.Random) -> None:
     """One seat's legal move, or the host moving on when nobody has one."""
     from games.families.werewolf.engine.forms import forms_for
 
-    game = play.game_of(table.info.state)
+    game = stored.game_of(table.info.state)
     state = game.state
     names = [s.name for s in table.seats]
     rng.shuffle(names)
     for name in names:
         forms = forms_for(state, name)
-        if not forms and play.asked(state, name) and rng.random() < 0.9:
-            if name in play.done_players(table.info.state, game):
+        if not forms and progress.asked(state, name) and rng.random() < 0.9:
+            if name in progress.done_players(table.info.state, game):
                 continue
             table.move(name, "ready", ready="yes")
             return

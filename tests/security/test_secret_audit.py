@@ -56,7 +56,7 @@ from games.families.werewolf.engine import RULESETS
 from games.families.werewolf.engine.events import AbilityUsed, IdiotRevealed
 from games.families.werewolf.engine.view import view_for
 from games.families.werewolf.options import start_problem
-from games.families.werewolf.play import game_of
+from games.families.werewolf.stored import game_of
 from games.tables import push, services
 from games.tables.models import Seat, Table
 from games.tables.watching import GAME, watch_key
@@ -279,7 +279,7 @@ def werewolf_secrets(state: dict[str, Any] | None, stage: str) -> Secrets:
     told: dict[str, frozenset[str]] = {}
     pack: dict[str, frozenset[str]] = {}
     for player, view in views.items():
-        lines = [line for _phase, info in view.told for line in wolf_panels._told_lines(info)]
+        lines = [line for _phase, info in view.told for line in wolf_panels.told_lines(info)]
         # rules/003's Lover Deck: each of a pair is told the other's name, nobody else is.
         lines += [
             f"in love with {other}" if kind == "lover" else f"rival is {other}"
@@ -969,13 +969,13 @@ async def test_the_audit_catches_a_role_in_a_new_public_line(
     """Mutant: the story so far names every dead player's role in rules/004, which announces
     deaths without roles. No private sentence is involved: the block binding a name to its
     role alone must fail the audit."""
-    real = wolf_panels._public_lines
+    real = wolf_panels.public_lines
 
     def leaky(phase: Any) -> list[str]:
         game_roles = CURRENT_ROLES.get()
         return [*real(phase), *(f"{p} was the {game_roles[p]}." for p in phase.dead)]
 
-    monkeypatch.setattr(wolf_panels, "_public_lines", leaky)
+    monkeypatch.setattr(wolf_panels, "public_lines", leaky)
     monkeypatch.setattr(wolf_panels, "view_of", _remembering_roles(wolf_panels.view_of))
     _run, auditor = await audited_werewolf_game("classic", 1, 7)
     assert any("role" in leak and "watcher" in leak for leak in auditor.leaks), auditor.leaks[:3]

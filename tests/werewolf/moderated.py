@@ -30,7 +30,7 @@ from games.families.werewolf.engine.moves import (
     UseAbility,
     Vote,
 )
-from games.families.werewolf.moderating import ModeratorView
+from games.families.werewolf.moderator.screen import ModeratorView
 from games.tables.family import SeatInfo, TableInfo
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)

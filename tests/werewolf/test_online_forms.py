@@ -31,7 +31,7 @@ from games.families.werewolf import play
 from games.families.werewolf.engine import NOBODY
 from games.families.werewolf.engine.autoplay import random_setup
 from games.families.werewolf.panels import WerewolfView, view_of
-from games.families.werewolf.play import game_of, name_of
+from games.families.werewolf.stored import game_of, name_of
 from games.tables.family import Change, FamilyError, SeatInfo, TableInfo
 
 NAMES = (
@@ -53,7 +53,8 @@ NAMES = (
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 Post = tuple[str, dict[str, list[str]]]
 
-# What the app answers to a post its page would not send, in its own words (play.py).
+# What the app answers to a post its page would not send, in its own words (play.py,
+# seat_moves.py, posted.py).
 OUR_REFUSALS = (
     r"Choose whom you vote for\.",
     r"Choose whom you vote for as sheriff\.",
@@ -78,6 +79,7 @@ OUR_REFUSALS = (
     r"That is for the day\.",
     r"There is no execution call to vote on now\.",
     r"There is no night choice for you to make now\.",
+    r"There is nothing to say you are done with now\.",
 )
 
 
@@ -163,6 +165,8 @@ def offered(view: WerewolfView) -> Iterator[Post]:
         yield "second", {}
     if view.alive and view.phase_kind == "day" and view.step == "speech" and not view.outcome:
         yield "ready", {"ready": ["yes"]}
+    if view.sleep and not view.done:
+        yield "ready", {"ready": ["yes"]}  # "Done for tonight": no night form, a part all the same
 
 
 def smites(table: TableInfo, view: WerewolfView) -> Iterator[Post]:

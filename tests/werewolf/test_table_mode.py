@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.families.werewolf.engine.scenario import run_scenario
-from games.families.werewolf.play import game_of
+from games.families.werewolf.stored import game_of
 from games.tables.models import Seat, Table
 from tests.factories import new_client
 

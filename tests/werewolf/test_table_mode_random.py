@@ -18,8 +18,8 @@ from django.urls import reverse
 from games.families.werewolf.engine.autoplay import random_setup
 from games.families.werewolf.engine.report import phase_reports
 from games.families.werewolf.engine.scenario import _entry, run_scenario
-from games.families.werewolf.moderating import moderator_view
-from games.families.werewolf.play import game_of
+from games.families.werewolf.moderator.screen import moderator_view
+from games.families.werewolf.stored import game_of
 from games.tables.family import FamilyError
 from games.tables.models import Table
 

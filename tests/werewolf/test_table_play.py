@@ -14,7 +14,8 @@ from django.urls import reverse
 from games.families.werewolf.engine import RULESETS
 from games.families.werewolf.engine.forms import forms_for
 from games.families.werewolf.engine.view import view_for
-from games.families.werewolf.play import asked, game_of
+from games.families.werewolf.progress import asked
+from games.families.werewolf.stored import game_of
 from games.tables import services
 from games.tables.models import ChatLine, Seat, Table
 from games.tables.selectors import WATCHERS_READ

@@ -1,8 +1,9 @@
 """Multi-night Werewolf as a game family of the table core (games/tables/family.py): the forum
 game (rules/001), the Oxford game (rules/003) and the 1.7.0 game (rules/004).
 
-The wiring only: the options are options.py's, the play is play.py's, what a seat sees is
-panels.py's, and every ruling is the engine's (games/families/werewolf/engine).
+The wiring only: the options are options.py's (the lobby's forms, lobby.py's page), the play is
+play.py's, what a seat sees is panels.py's (the moderator's screen at a table, moderator/), and
+every ruling is the engine's (games/families/werewolf/engine).
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from django.utils.translation import gettext_lazy
 
 from games.tables.family import PUBLIC, Change, Channel, Panel, SeatInfo, TableInfo
 
+from . import lobby, panels, play, stored
 from . import options as table_options
-from . import panels, play
 from .engine import NOBODY, RULESETS
 from .engine.abilities import has_now
 
@@ -59,7 +60,7 @@ class Werewolf:
         return reverse("werewolf_roles", args=[ruleset])
 
     def lobby(self, table: TableInfo, viewer: SeatInfo | None) -> Panel:
-        return panels.lobby(table, viewer)
+        return lobby.lobby(table, viewer)
 
     def start_problem(self, table: TableInfo) -> str | None:
         players = table_options.players_of(table)
@@ -103,9 +104,9 @@ class Werewolf:
         night), the graveyard (the dead, and the watchers who read it)."""
         if table.state is None or "setup" not in (table.state or {}):
             return (Channel(PUBLIC, _("Village"), read=True, write=viewer is not None),)
-        game = play.game_of(table.state)
+        game = stored.game_of(table.state)
         state = game.state
-        player = play.name_of(table.state, viewer.id) if viewer is not None else None
+        player = stored.name_of(table.state, viewer.id) if viewer is not None else None
         over = state.over or table.stage == "cancelled"
         alive = player is not None and player in state.alive
         night = state.phase is not None and state.phase.kind == "night"
@@ -160,9 +161,9 @@ class Werewolf:
         """rules/004 Silencer Elder: the silenced player may not speak in the village today."""
         if channel != PUBLIC or table.state is None or "setup" not in table.state:
             return None
-        game = play.game_of(table.state)
+        game = stored.game_of(table.state)
         state = game.state
-        player = play.name_of(table.state, seat.id)
+        player = stored.name_of(table.state, seat.id)
         if state.phase is None or state.phase.kind != "day" or player is None:
             return None
         from .engine.report import phase_reports

@@ -1,6 +1,7 @@
 """The engine's keys as a reader sees them (docs/i18n.md): a side, a role named inside a
-sentence, what an investigator learns, a night or a day. The keys stay data; these are the
-words shown for them, in the reader's language (or the site's, inside `language.shared()`).
+sentence, what an investigator learns, a night or a day, a form's title, a decision awaited.
+The keys stay data; these are the words shown for them, in the reader's language (or the
+site's, inside `language.shared()`).
 """
 
 from __future__ import annotations
@@ -124,3 +125,62 @@ def tally(votes: Mapping[str, float]) -> str:
             for k, v in votes.items()
         ]
     )
+
+
+# A form's title: what its button does (a night ability, a day's, a decision, a vote).
+FORM_TITLES = {
+    "kill": gettext_lazy("The pack's victim"),
+    "see": gettext_lazy("Investigate"),
+    "protect": gettext_lazy("Protect"),
+    "maul": gettext_lazy("Maul"),
+    "trap": gettext_lazy("Set a trap"),
+    "charm": gettext_lazy("Charm"),
+    "save": gettext_lazy("Use the antidote"),
+    "poison": gettext_lazy("Poison"),
+    "check": gettext_lazy("Check"),
+    "guard": gettext_lazy("Guard"),
+    "silence": gettext_lazy("Silence"),
+    # By day, or on death: a form's title, what its button does.
+    "shoot": gettext_lazy("Shoot"),
+    "explode": gettext_lazy("Explode"),
+    "duel": gettext_lazy("Duel"),
+    "tie_break": gettext_lazy("Tie break"),
+    # Translators: the sheriff's badge, passed on by a dying sheriff (rules/004).
+    "badge": gettext_lazy("Badge"),
+    # Translators: an open fist in an execution call (rules/003): a vote to execute.
+    "yes": pgettext_lazy("fist", "Yes"),
+    # Translators: the vote that elects a sheriff (rules/004).
+    "sheriff": gettext_lazy("Sheriff"),
+    # Translators: an execution call (rules/003): accusing a player.
+    "call": pgettext_lazy("execution", "Call"),
+    "vote": gettext_lazy("Vote"),
+}
+# A decision the game waits for: whose, and what.
+AWAITED = {
+    # Translators: a dead hunter's (or werewolf king's) shot that the game waits for.
+    "shoot": gettext_lazy("%(player)s's shoot"),
+    "badge": gettext_lazy("%(player)s's badge"),
+    "tie_break": gettext_lazy("%(player)s's tie break"),
+}
+WAITING = {
+    "shoot": gettext_lazy("Waiting for %(player)s's shoot."),
+    "badge": gettext_lazy("Waiting for %(player)s's badge."),
+    "tie_break": gettext_lazy("Waiting for %(player)s's tie break."),
+}
+
+
+def form_title(key: str) -> str:
+    if key in FORM_TITLES:
+        return str(FORM_TITLES[key])
+    return key.replace("_", " ").capitalize()
+
+
+def awaited_phrase(player: str, kind: str, *, sentence: bool = False) -> str:
+    """What the game waits for ("Ann's shoot"; "Waiting for Ann's shoot." as a sentence)."""
+    words = AWAITED if not sentence else WAITING
+    if kind in words:
+        return str(words[kind]) % {"player": player}
+    what = kind.replace("_", " ")
+    if sentence:
+        return _("Waiting for %(player)s's %(what)s.") % {"player": player, "what": what}
+    return _("%(player)s's %(what)s") % {"player": player, "what": what}

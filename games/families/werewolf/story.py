@@ -1,0 +1,169 @@
+"""The game's story in words: what a seat was told each night, what each phase showed the
+table, and the record at the end (each player's choices, what each was told, each vote, each
+death with the rule behind it). The seats' pages and the moderator's screen read them alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
+
+from . import names
+from .engine.causes import described
+from .engine.report import PhaseReport
+from .engine.view import PublicPhase
+
+
+def told_lines(info: Mapping[str, object]) -> list[str]:
+    """A night's private result in words."""
+    lines = []
+    seen = info.get("seen")
+    if isinstance(seen, dict):
+        lines += [
+            _("%(player)s shows as: %(appearance)s.")
+            % {"player": who, "appearance": names.appearance(what)}
+            for who, what in seen.items()
+        ]
+    if "protected" in info:
+        protected = {"player": info["protected"]}
+        if info.get("attacked"):
+            lines.append(
+                _("You protected %(player)s, and they were attacked: you saved them.") % protected
+            )
+        else:
+            lines.append(_("You protected %(player)s, who was not attacked.") % protected)
+    if info.get("saved_from_attack"):
+        lines.append(_("The werewolves attacked you, but someone protected you."))
+    if "attack_blocked" in info:
+        lines.append(
+            _("The attack on %(player)s was blocked by a protector.")
+            % {"player": info["attack_blocked"]}
+        )
+    if "werewolves" in info:
+        pack = names.joined(info["werewolves"])  # type: ignore[arg-type]
+        dark = info.get("dark_villager")
+        if dark:
+            lines.append(
+                _("The werewolves are %(players)s. The dark villager is %(player)s.")
+                % {"players": pack, "player": dark}
+            )
+        else:
+            lines.append(_("The werewolves are %(players)s.") % {"players": pack})
+    if "cultists" in info:
+        cult = names.joined(info["cultists"])  # type: ignore[arg-type]
+        lines.append(_("The cultists are %(players)s.") % {"players": cult})
+    if "attacked" in info and "protected" not in info:
+        victim = info["attacked"]
+        lines.append(
+            _("The werewolves attacked %(player)s tonight.") % {"player": victim}
+            if victim
+            else _("The werewolves attacked nobody tonight.")
+        )
+    return lines
+
+
+def public_lines(phase: PublicPhase) -> list[str]:
+    lines = []
+    if phase.dead:
+        dead = [
+            # Translators: a dead player and the role shown at their death.
+            _("%(player)s (%(role)s)") % {"player": p, "role": names.role(phase.revealed[p])}
+            if p in phase.revealed
+            else p
+            for p in phase.dead
+        ]
+        lines.append(_("Died: %(players)s.") % {"players": names.joined(dead)})
+    if phase.injured:
+        lines.append(_("Injured: %(players)s.") % {"players": names.joined(phase.injured)})
+    if phase.silenced:
+        lines.append(_("Silenced: %(player)s.") % {"player": phase.silenced})
+    if phase.tally is not None:
+        # Translators: a vote's tally had no votes at all.
+        tally = names.tally(phase.tally) or pgettext("votes", "none")
+        if phase.eliminated:
+            lines.append(
+                _("Votes: %(votes)s; %(player)s voted out.")
+                % {"votes": tally, "player": phase.eliminated}
+            )
+        else:
+            lines.append(_("Votes: %(votes)s; nobody voted out.") % {"votes": tally})
+    for accused, yes, no, executed in phase.calls:
+        words = {"player": accused, "yes": yes, "no": no}
+        if executed:
+            lines.append(_("Call on %(player)s: %(yes)s yes, %(no)s no, executed.") % words)
+        else:
+            lines.append(_("Call on %(player)s: %(yes)s yes, %(no)s no, acquitted.") % words)
+    if phase.idiot_revealed:
+        lines.append(_("%(player)s was revealed as the idiot.") % {"player": phase.idiot_revealed})
+    return lines
+
+
+# What a seat's night choice was, for the record at the end ("kill Ann").
+CHOICES = {
+    "kill": gettext_lazy("kill %(player)s"),
+    "see": gettext_lazy("see %(player)s"),
+    "protect": gettext_lazy("protect %(player)s"),
+    "maul": gettext_lazy("maul %(player)s"),
+    "trap": gettext_lazy("trap %(player)s"),
+    "charm": gettext_lazy("charm %(player)s"),
+    "poison": gettext_lazy("poison %(player)s"),
+    "check": gettext_lazy("check %(player)s"),
+    "guard": gettext_lazy("guard %(player)s"),
+    "silence": gettext_lazy("silence %(player)s"),
+}
+
+
+def _choice(choice: Mapping[str, object]) -> str:
+    parts = []
+    for key, target in choice.items():
+        if key == "save":
+            parts.append(_("save the victim"))
+        elif key in CHOICES:
+            parts.append(str(CHOICES[key]) % {"player": names.player(str(target))})
+        else:
+            # Translators: a night's choice for the record: the ability's key and its target.
+            parts.append(_("%(ability)s %(player)s") % {"ability": key, "player": target})
+    return names.joined(parts)
+
+
+def record_lines(report: PhaseReport) -> list[str]:
+    """Everything that happened in a phase, for the end: each player's choices, what each was
+    told, each vote, and each death with the rule behind it."""
+    lines = [
+        # Translators: a player's night choices, for the record at the end ("Ann: kill Ben.").
+        _("%(player)s: %(choices)s.") % {"player": player, "choices": _choice(choice)}
+        for player, choice in report.actions.items()
+    ]
+    for player, info in report.told.items():
+        lines += [
+            _("%(player)s learned: %(line)s") % {"player": player, "line": line}
+            for line in told_lines(info)
+        ]
+    if report.sheriff_votes:
+        lines.append(_("Sheriff votes: %(votes)s.") % {"votes": _ballots(report.sheriff_votes)})
+    if report.votes:
+        lines.append(_("Votes: %(votes)s.") % {"votes": _ballots(report.votes)})
+    for player in report.dead:
+        text, section = described(report.deaths[player].cause)
+        words = {"player": player, "cause": names.text(text), "section": section}
+        if section:
+            # Translators: how a player died ("attacked by the werewolves") and the rule's
+            # section of the document that makes it so.
+            lines.append(_("%(player)s %(cause)s (%(section)s).") % words)
+        else:
+            # Translators: how a player died ("attacked by the werewolves").
+            lines.append(_("%(player)s %(cause)s.") % words)
+    return lines
+
+
+def _ballots(votes: Mapping[str, str | None]) -> str:
+    """Each voter and their vote ("Ann for Ben, Cat for nobody")."""
+    return names.joined(
+        [
+            # Translators: one voter and the player they voted for.
+            _("%(voter)s for %(player)s") % {"voter": v, "player": names.player(t)}
+            for v, t in votes.items()
+        ]
+    )
