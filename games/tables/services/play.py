@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from games.tables.family import Fields
 from games.tables.models import Seat, Stage, Table
-from games.tables.reads import seat_info
+from games.tables.reads import seat_info, table_info
 from games.tables.services.common import (
     NotAllowedError,
     apply_change,
@@ -32,8 +32,7 @@ def seat_move(*, seat: Seat, kind: str, fields: Fields, now: datetime | None = N
     held = at_table(seat.table_id, seat.pk)
     table = held.table
     game = family_of(table)
-    takes_back = getattr(game, "takes_back_end", None)
-    if not (table.stage == Stage.OVER and takes_back is not None and takes_back(held.info, kind)):
+    if not (table.stage == Stage.OVER and game.takes_back_end(held.info, kind)):
         expect_stage(table, Stage.PLAYING)
     assert held.seat is not None
     info, me, when = held.info, seat_info(held.seat), current_time(now)
@@ -44,7 +43,8 @@ def seat_move(*, seat: Seat, kind: str, fields: Fields, now: datetime | None = N
 
 @transaction.atomic
 def play_again(*, seat: Seat) -> Seat:
-    """After the end, seat the same players in a new lobby with the same game and options.
+    """After the end, seat the same players in a new lobby with the same game and options (as
+    the family carries them over).
     Whoever asks first opens it; everyone follows to the same new table. Returns the asking
     player's seat there."""
     table = locked_table(seat.table_id)
@@ -54,9 +54,7 @@ def play_again(*, seat: Seat) -> Seat:
     if follow is None:
         seats = list(table.seats.order_by("position"))
         host = next((s for s in seats if s.is_host), seats[0])
-        options = dict(table.options)
-        if "rules_phrase" in options:
-            options["rules_phrase"] = False  # they read the rules for the last game
+        options = family_of(table).replay_options(table_info(table, seats))
         follow = Table.objects.create(
             family=table.family,
             ruleset=table.ruleset,

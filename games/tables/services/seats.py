@@ -47,7 +47,7 @@ TABLE_LOCKED = gettext_lazy(
 
 def _name(family: Family, name: object) -> str:
     try:
-        return clean_name(name, getattr(family, "reserved_names", ()))
+        return clean_name(name, family.reserved_names)
     except RefusedName as error:
         raise ServiceError(str(error)) from None
 
