@@ -270,8 +270,8 @@ _REQUIRED_ATTRIBUTES = ("name", "title", "rulesets")
 
 def family_problems(family: object) -> list[str]:
     """What keeps `family` from being a family the core can play, each said; empty if none:
-    not a `Family`, a required attribute missing or empty, a required method not filled in, a
-    method whose parameters are not the interface's."""
+    not a `Family`, a required attribute missing or empty, a method whose parameters are not
+    the interface's. (A class that leaves a required method out cannot be instantiated.)"""
     if not isinstance(family, Family):
         return [f"{family!r} is not a games.tables.family.Family"]
     problems = []
@@ -279,13 +279,15 @@ def family_problems(family: object) -> list[str]:
     for attribute in _REQUIRED_ATTRIBUTES:
         if not getattr(family, attribute, None):
             problems.append(f"{kind}.{attribute} is missing")
-    for method in sorted(getattr(type(family), "__abstractmethods__", ())):
-        problems.append(f"{kind}.{method} is required")
     for member, declared in vars(Family).items():
         if member.startswith("_") or not callable(declared):
             continue
+        mine = getattr(type(family), member)
+        if not callable(mine):
+            problems.append(f"{kind}.{member} is not a method")
+            continue
         wanted = list(inspect.signature(declared).parameters)
-        given = list(inspect.signature(getattr(type(family), member)).parameters)
+        given = list(inspect.signature(mine).parameters)
         if given != wanted:
             problems.append(f"{kind}.{member}({', '.join(given)}): expected {', '.join(wanted)}")
     return problems
@@ -298,6 +300,8 @@ def register(family: Family) -> None:
     """Make `family` playable (called from the family app's `ready`); TypeError if it does not
     fill in the interface (`family_problems`)."""
     problems = family_problems(family)
+    if not problems and _FAMILIES.get(family.name, family) is not family:
+        problems.append(f"another family is called {family.name!r}")
     if problems:
         raise TypeError("; ".join(problems))
     _FAMILIES[family.name] = family
