@@ -173,9 +173,6 @@ class RockPaperScissors(Family):
             raise FamilyError(f"Give the round 1 to {MAX_MINUTES} minutes, or no limit.")
         return {"minutes": int(raw)}
 
-    def replay_options(self, table: TableInfo) -> dict[str, Any]:
-        return dict(table.options)
-
     def lobby(self, table: TableInfo, viewer: SeatInfo | None) -> Panel:
         host = viewer is not None and viewer.is_host
         return Panel("rps/lobby.html", {"rps": {"minutes": table.options["minutes"], "host": host}})
