@@ -1,5 +1,7 @@
 """What the host (or staff) does to a table: handing the host role on (or passing it when the
-host has gone), locking the lobby, the game's options, the start, and stopping the game.
+host has gone), locking the lobby, the game's options, the start (with the deal's chance,
+`new_rng`, which the tests replace here), stopping the game, and staff's look at a running
+game's hidden state.
 """
 
 from __future__ import annotations

@@ -46,6 +46,8 @@ TABLE_LOCKED = gettext_lazy(
 
 
 def _name(family: Family, name: object) -> str:
+    """The name typed, as it will be stored; refused if the names' rules or the game's own
+    reserved names (its `reserved_names`) forbid it."""
     try:
         return clean_name(name, family.reserved_names)
     except RefusedName as error:
