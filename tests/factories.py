@@ -88,7 +88,7 @@ class _InOrder(random.Random):
 @contextmanager
 def fixed_shuffle() -> Iterator[None]:
     """Deal the deck in order: the table core's chance leaves every list as it is."""
-    with mock.patch("games.tables.services.new_rng", lambda: _InOrder()):
+    with mock.patch("games.tables.services.host.new_rng", lambda: _InOrder()):
         yield
 
 

@@ -1,6 +1,6 @@
 """The Django admin for hosts and staff: find tables, look inside them, cancel a game.
 
-Everything is read-only: a table changes only through games/tables/services.py, here as on the
+Everything is read-only: a table changes only through games/tables/services/, here as on the
 pages. While a game runs, its state and the moves sent stay hidden until a staff user asks to
 see them (the "show the hidden state" link); each such look is recorded on the table, so a host
 who also plays never sees a secret by accident, and the others can tell if someone looked.

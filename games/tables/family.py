@@ -1,7 +1,9 @@
 """The game-family interface: everything the table core asks of a game, and nothing more.
 
-A family (One Night, multi-night Werewolf) is a package that fills in `Family` and registers
-itself when Django starts (its AppConfig.ready). The core stores a table's state as the family
+A family (One Night, multi-night Werewolf) is a package whose family class subclasses `Family`
+(the required members filled in, the optional ones overridden as the game needs) and registers
+an instance when Django starts (its AppConfig.ready); `register` checks it against the
+interface. The core stores a table's state as the family
 hands it back (JSON-ready), runs the clock, keeps the chat, and pushes "this seat's view
 changed" after commit; it never names a phase, a role or a rule. Like boardgame.io's game
 object: set-up and its options, the deal, the forms a seat has now, apply a move, what happens
@@ -14,11 +16,16 @@ Time is passed in.
 
 from __future__ import annotations
 
+import inspect
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 PUBLIC = "public"  # every table has the public chat channel; a family may open others
 
@@ -134,88 +141,175 @@ class Channel:
 Fields = Mapping[str, Sequence[str]]  # a form's fields, each with its values (as a QueryDict)
 
 
-class Family(Protocol):
-    """What a game family provides to the table core."""
+class Family(ABC):
+    """What a game family provides to the table core: subclass it, fill in the required
+    members, override the optional ones the game needs, and `register` an instance.
 
-    name: str
-    title: str
-    rulesets: Mapping[str, str]  # ruleset -> label
+    Every member the core (or an edge: the pages, table mode, the chat bot) may use is declared
+    here, and nothing else is looked up. Required: the three attributes and the abstract
+    methods. Optional: the rest, whose defaults suit a small game (no options, no phrase to
+    join, no deadlines, one public chat, nothing to reveal when it is stopped).
+    """
 
+    # --- Required ---------------------------------------------------------------------------
+
+    name: str  # the family's key, stored on each table
+    title: str  # the game's name, as the pages show it (marked for translation)
+    rulesets: Mapping[str, str]  # ruleset -> label (marked for translation)
+
+    @abstractmethod
     def seat_limits(self, ruleset: str) -> tuple[int, int]:
         """The fewest and most players the ruleset can seat."""
-        ...
 
-    def default_options(self, ruleset: str) -> dict[str, Any]:
-        """The options of a new table."""
-        ...
-
-    def set_options(self, table: TableInfo, fields: Fields) -> dict[str, Any]:
-        """The options the host's form asks for, checked; FamilyError if they cannot be."""
-        ...
-
-    def join_phrase(self, table: TableInfo) -> str | None:
-        """A phrase a player must type to take a seat (rules/000 s5e), or None."""
-        ...
-
+    @abstractmethod
     def rules_path(self, ruleset: str) -> str:
         """The address of the ruleset's rules page (with its role cards)."""
-        ...
 
-    def lobby(self, table: TableInfo, viewer: SeatInfo | None) -> Panel:
-        """The family's part of the lobby (its options, for the host to change)."""
-        ...
-
-    def start_problem(self, table: TableInfo) -> str | None:
-        """Why the game cannot start yet with these seats and options, or None."""
-        ...
-
+    @abstractmethod
     def start(self, table: TableInfo, rng: random.Random, now: datetime) -> Change:
         """Deal and begin. `rng` must be the only source of chance."""
-        ...
 
+    @abstractmethod
     def move(
         self, table: TableInfo, seat: SeatInfo, kind: str, fields: Fields, now: datetime
     ) -> Change:
         """Apply one seat's move of `kind`; FamilyError (nothing changed) if refused."""
-        ...
+
+    @abstractmethod
+    def panel(self, table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
+        """What `viewer` (None: a watcher) may see of the game now. Must hold nothing that
+        seat may not know."""
+
+    # --- Optional, with their defaults -------------------------------------------------------
+
+    # Names no player may take (One Night's centre cards, rules/000 s3a); none by default.
+    reserved_names: tuple[str, ...] = ()
+
+    def default_options(self, ruleset: str) -> dict[str, Any]:
+        """The options of a new table. Default: none."""
+        return {}
+
+    def set_options(self, table: TableInfo, fields: Fields) -> dict[str, Any]:
+        """The options the host's form asks for, checked; FamilyError if they cannot be.
+        Default: the options as they are (a game without options offers no form)."""
+        return dict(table.options)
+
+    def replay_options(self, table: TableInfo) -> dict[str, Any]:
+        """The options of the new table "play again" opens after `table`. Default: the same."""
+        return dict(table.options)
+
+    def join_phrase(self, table: TableInfo) -> str | None:
+        """A phrase a player must type to take a seat (rules/000 s5e), or None (the default)."""
+        return None
+
+    def lobby(self, table: TableInfo, viewer: SeatInfo | None) -> Panel:
+        """The family's part of the lobby (its options, for the host to change). Default:
+        nothing besides the core's lobby (the players, the invite, the start)."""
+        return Panel(NO_PANEL)
+
+    def start_problem(self, table: TableInfo) -> str | None:
+        """Why the game cannot start yet with these seats and options, or None. Default: too
+        few or too many players for the ruleset's `seat_limits`."""
+        low, high = self.seat_limits(table.ruleset)
+        if len(table.seats) < low:
+            return ngettext(
+                "This game needs at least %(count)d player.",
+                "This game needs at least %(count)d players.",
+                low,
+            ) % {"count": low}
+        if len(table.seats) > high:
+            return ngettext(
+                "This game seats at most %(count)d player.",
+                "This game seats at most %(count)d players.",
+                high,
+            ) % {"count": high}
+        return None
 
     def on_deadline(self, table: TableInfo, now: datetime) -> Change:
-        """The stored deadline has passed: apply the documented defaults and move on."""
-        ...
-
-    def panel(self, table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
-        """What `viewer` (None: a spectator) may see of the game now. Must hold nothing that
-        seat may not know."""
-        ...
+        """The stored deadline has passed (or staff move the game on): apply the documented
+        defaults and move on. Default, for a game that sets no deadline: refused."""
+        raise NotNow(_("This game has no time limit to move on from."))
 
     def public_status(self, table: TableInfo) -> tuple[str, str]:
-        """The public progress line and the clock's caption: the same for every seat."""
-        ...
+        """The public progress line and the clock's caption: the same for every seat. Default:
+        neither (the clock is captioned "Time left")."""
+        return "", ""
 
     def channels(self, table: TableInfo, viewer: SeatInfo | None) -> tuple[Channel, ...]:
-        """The chat channels `viewer` may read or write now."""
-        ...
+        """The chat channels `viewer` may read or write now. Default: one public chat, which
+        every seat writes in and a watcher reads."""
+        # Translators: the title of a game's chat.
+        return (Channel(PUBLIC, _("Chat"), read=True, write=viewer is not None),)
 
     def chat_problem(self, table: TableInfo, seat: SeatInfo, channel: str, text: str) -> str | None:
-        """Why the game's rules refuse this line (rules/000 s5c: no quoting), or None."""
-        ...
+        """Why the game's rules refuse this line (rules/000 s5c: no quoting), or None (the
+        default)."""
+        return None
 
     def cancel(self, table: TableInfo, now: datetime) -> Change:
-        """The host or staff stop the game; nobody's secrets are revealed."""
-        ...
+        """The host or staff stop the game; nobody's secrets are revealed. Default: the state
+        kept as it is (the core names the phase "cancelled" and ends the game)."""
+        return Change(state=table.state, phase="cancelled", phase_label="", round=table.round)
 
-    # Optional: `takes_back_end(table, kind) -> bool`, whether a move of `kind` may take back
-    # the end of a finished game (table mode's undo of a mis-tap that ended it).
-    # Optional: `players_have_screens(table) -> bool`, False when the host's screen plays for
-    # every seat (table mode): no seat then has a screen of its own to get back.
+    def takes_back_end(self, table: TableInfo, kind: str) -> bool:
+        """Whether a move of `kind` may take back the end of a finished game (table mode's undo
+        of a mis-tap that ended it). Default: no."""
+        return False
+
+    def players_have_screens(self, table: TableInfo) -> bool:
+        """False when the host's screen plays for every seat (table mode): no seat then has a
+        screen of its own to get back. Default: True."""
+        return True
+
+
+# A family's lobby part that adds nothing to the core's (Family.lobby's default).
+NO_PANEL = "tables/no_panel.html"
+
+_REQUIRED_ATTRIBUTES = ("name", "title", "rulesets")
+
+
+def family_problems(family: object) -> list[str]:
+    """What keeps `family` from being a family the core can play, each said; empty if none:
+    not a `Family`, a required attribute missing or empty, a method whose parameters are not
+    the interface's. (A class that leaves a required method out cannot be instantiated.)"""
+    if not isinstance(family, Family):
+        return [f"{family!r} is not a games.tables.family.Family"]
+    problems = []
+    kind = type(family).__name__
+    for attribute in _REQUIRED_ATTRIBUTES:
+        if not getattr(family, attribute, None):
+            problems.append(f"{kind}.{attribute} is missing")
+    for member, declared in vars(Family).items():
+        if member.startswith("_") or not callable(declared):
+            continue
+        mine = getattr(type(family), member)
+        if not callable(mine):
+            problems.append(f"{kind}.{member} is not a method")
+            continue
+        wanted = list(inspect.signature(declared).parameters)
+        given = list(inspect.signature(mine).parameters)
+        if given != wanted:
+            problems.append(f"{kind}.{member}({', '.join(given)}): expected {', '.join(wanted)}")
+    return problems
 
 
 _FAMILIES: dict[str, Family] = {}
 
 
 def register(family: Family) -> None:
-    """Make `family` playable (called from the family app's `ready`)."""
+    """Make `family` playable (called from the family app's `ready`); TypeError if it does not
+    fill in the interface (`family_problems`)."""
+    problems = family_problems(family)
+    if not problems and _FAMILIES.get(family.name, family) is not family:
+        problems.append(f"another family is called {family.name!r}")
+    if problems:
+        raise TypeError("; ".join(problems))
     _FAMILIES[family.name] = family
+
+
+def unregister(name: str) -> None:
+    """Make the family called `name` unplayable again (the tests' own families)."""
+    _FAMILIES.pop(name, None)
 
 
 def family_named(name: str) -> Family:

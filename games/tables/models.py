@@ -1,7 +1,7 @@
 """What the table core stores: tables, seats, the moves seats sent, and chat lines.
 
 A table's game lives in `Table.state`, as its family hands it back (JSON); the core never reads
-it. Every change goes through games/tables/services.py, one transaction each, and bumps
+it. Every change goes through games/tables/services/, one transaction each, and bumps
 `Table.version`, which every page and push carries.
 """
 

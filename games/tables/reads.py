@@ -36,7 +36,5 @@ def table_info(table: Table, seats: Iterable[Seat] | None = None) -> TableInfo:
 
 def players_have_screens(table: Table) -> bool:
     """Whether each player plays on a screen of their own: not in a game moderated at a table,
-    where the host's screen plays for everyone (the family's optional
-    `players_have_screens(table)`; True when it has none)."""
-    have = getattr(family_named(table.family), "players_have_screens", None)
-    return have is None or bool(have(table_info(table)))
+    where the host's screen plays for everyone (the family's `players_have_screens`)."""
+    return family_named(table.family).players_have_screens(table_info(table))

@@ -37,15 +37,15 @@ def main() -> None:
     import django
 
     django.setup()
-    from games.tables import services
+    from games.tables.services import host
 
-    secure = services.new_rng
+    secure = host.new_rng
     flag = Path(os.environ["ONENIGHT_DATA_DIR"]) / FLAG
 
     def new_rng() -> random.Random:
         return InOrder() if flag.exists() else secure()
 
-    services.new_rng = new_rng
+    host.new_rng = new_rng  # the deal is the host's start (games/tables/services/host.py)
     CommandLineInterface().run(sys.argv[1:])
 
 

@@ -166,7 +166,7 @@ def world(db: None, monkeypatch: pytest.MonkeyPatch) -> World:
     """A table in every phase (the night's is official rules, with Ann the Doppelganger), and
     an anonymous browser, Ben's and the host Ann's for each. The chat's rate limit is lifted,
     so that every accepted line is stored and checked."""
-    monkeypatch.setattr(services, "CHAT_BURST", 10**9)
+    monkeypatch.setattr(services.chat, "CHAT_BURST", 10**9)
     tables = {
         LOBBY: create_lobby(["Ann", "Ben", "Cat"]),
         NIGHT: f.deal_game("official", **OFFICIAL_FIVE),

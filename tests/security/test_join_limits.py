@@ -7,7 +7,7 @@ seats the host removed still count): one address takes seats at no more than
 settings.JOIN_TABLES_PER_MINUTE tables, and no more than settings.JOINS_PER_MINUTE seats (a
 party of 18 joins one table at once); one table sees no more than
 settings.TABLE_JOINS_PER_MINUTE seats taken, from any addresses. The host removes a seat in
-one click and locks the table against new joins (games/tables/services.py seat_join,
+one click and locks the table against new joins (games/tables/services/ seat_join,
 table_lock_set). docs/security.md says what each cap protects and how it was sized.
 """
 

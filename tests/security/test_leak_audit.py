@@ -607,7 +607,7 @@ async def lobby(run: GameRun) -> None:
             if not items or not isinstance(items[0], Role):
                 ring_rng.shuffle(items)
 
-    with mock.patch("games.tables.services.new_rng", PlannedDeal):
+    with mock.patch("games.tables.services.host.new_rng", PlannedDeal):
         await run.http(host, "POST", run.path("start"), htmx=plan.htmx, expect=(200, 302))
 
 

@@ -498,7 +498,7 @@ async def talk(run: Run, table: Table, rng: random.Random) -> None:
 def _seeded(seed: int):  # type: ignore[no-untyped-def]
     from unittest import mock
 
-    with mock.patch("games.tables.services.new_rng", lambda: random.Random(seed)):
+    with mock.patch("games.tables.services.host.new_rng", lambda: random.Random(seed)):
         yield
 
 

@@ -16,7 +16,16 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.tables.family import PUBLIC, Change, Channel, NotNow, Panel, SeatInfo, TableInfo
+from games.tables.family import (
+    PUBLIC,
+    Change,
+    Channel,
+    Family,
+    NotNow,
+    Panel,
+    SeatInfo,
+    TableInfo,
+)
 
 from . import options as table_options
 from . import panels, play
@@ -31,7 +40,7 @@ QUOTE_REFUSED = gettext_lazy(
 )
 
 
-class OneNight:
+class OneNight(Family):
     """One Night Ultimate Werewolf: the group's house rules (rules/000) or the official rules
     (rules/002)."""
 
@@ -51,6 +60,13 @@ class OneNight:
 
     def set_options(self, table: TableInfo, fields: Mapping[str, Sequence[str]]) -> dict[str, Any]:
         return table_options.parse(table.ruleset, table.options, fields)
+
+    def replay_options(self, table: TableInfo) -> dict[str, Any]:
+        """Play again: the same options, but the players read the rules for the last game."""
+        options = dict(table.options)
+        if "rules_phrase" in options:
+            options["rules_phrase"] = False
+        return options
 
     def join_phrase(self, table: TableInfo) -> str | None:
         return table_options.RULES_PHRASE if table.options.get("rules_phrase") else None

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.tables.family import PUBLIC, Change, Channel, Panel, SeatInfo, TableInfo
+from games.tables.family import PUBLIC, Change, Channel, Family, Panel, SeatInfo, TableInfo
 
 from . import lobby, panels, play, stored
 from . import options as table_options
@@ -28,7 +28,7 @@ PACK = "pack"  # the werewolves' private chat (rules/001: "a private group messa
 GRAVEYARD = "graveyard"  # the dead and the watchers
 
 
-class Werewolf:
+class Werewolf(Family):
     """Multi-night Werewolf, played over minutes or over days."""
 
     name = "werewolf"
@@ -52,9 +52,6 @@ class Werewolf:
         if table.options.get("table_mode"):
             options = table_options.parse_cards(table, options, fields)
         return options
-
-    def join_phrase(self, table: TableInfo) -> str | None:
-        return None
 
     def rules_path(self, ruleset: str) -> str:
         return reverse("werewolf_roles", args=[ruleset])
