@@ -15,9 +15,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.families.onenight.engine import Role, RuleError, Ruleset
 from games.families.onenight.narrator import CLOSING, OPENING, narration, reveal_sheet
 from games.tables import services
+from games.tables.clients import client_key
 from games.tables.family import family_named
 from games.tables.services import ServiceError
-from games.tables.views import _client_key, remember_seat
+from games.tables.views import remember_seat
 
 from .onenight import DAY_MINUTES, SetupError, deck_rows, read_setup
 
@@ -118,7 +119,7 @@ def moderate(request: HttpRequest) -> HttpResponse:
                 ruleset=ruleset,
                 # Translators: the moderator's name at a table when none is typed in.
                 host_name=request.POST.get("moderator", "").strip() or _("Host"),
-                creator_key=_client_key(request),
+                creator_key=client_key(request),
                 options={"table_mode": True, "deal": "app", "pace": "table"},
             )
             for name in names:
