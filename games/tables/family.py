@@ -209,6 +209,124 @@ class Family(Protocol):
     # Optional: `players_have_screens(table) -> bool`, False when the host's screen plays for
     # every seat (table mode): no seat then has a screen of its own to get back.
 
+    # --- Offered to the other edges (table mode, chat bots): optional, None is "not offered" --
+    # A family without these members offers neither; read them with `narrator_of` and
+    # `chat_of`. Their shapes are declared below the class.
+
+    narrator: Narrator | None
+    """Table mode's narrator: a game played in person with real cards, the app calling the
+    night aloud and reading the reveal sheet (games/tablemode)."""
+
+    chat: ChatPlay | None
+    """How a chat bot plays the game (games/chatbot): a seat's view as text and its moves by
+    name. The bot holds no rule of the game."""
+
+
+# --- What a family may offer the other edges (optional members of `Family`) -------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A whole page a family draws for an edge: its template, its context and its HTTP status
+    (400: the form's fields cannot be used, and the page says why)."""
+
+    template: str
+    context: Mapping[str, Any] = field(default_factory=dict)
+    status: int = 200
+
+
+class Narrator(Protocol):
+    """Table mode's narrator (issue 28): nobody has a seat and the server keeps nothing; the
+    page carries the whole night, so it keeps going if the network drops once loaded. The edge
+    adds `setup_url` and `reveal_url` (its own addresses) to each page's context."""
+
+    def setup(self, fields: Fields) -> Page:
+        """The set-up form, filled from `fields`; once sent (`go` among them) the night's
+        script and the reveal sheet, or the form again with what to fix (status 400)."""
+        ...
+
+    def verdict(self, fields: Fields) -> Page:
+        """The reveal sheet's answer: the final cards and the votes typed in, the dead and the
+        winners out (status 400 with the reason if they cannot be counted)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Letter:
+    """A message a chat bot owes a seat. `key` names it: the bot sends each key once."""
+
+    key: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What a player typed after a chat command's name and the game's id. `mentions` are the
+    chat service's references to players found in `text` (e.g. Discord's `<@123>`), each with
+    the seat it names at this table, or None if that account has no seat there."""
+
+    text: str
+    mentions: Mapping[str, int | None] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMove:
+    """A command read into a move: the move as the seat's page would post it (`kind`, `fields`)
+    and the bot's answer once the move is made, said privately or, `aloud`, where the command
+    was written (a command sent by private message is always answered privately)."""
+
+    kind: str
+    fields: Mapping[str, Sequence[str]]
+    answer: str
+    aloud: bool = False
+
+
+class ChatPlay(Protocol):
+    """A chat bot's way into a game (issue 29; issue 40 item 1): a seat's view as text (its
+    letters, built from the same view as its page, so a message never holds more than the
+    page would) and its moves by name. Refusals are `FamilyError`s, read by the player."""
+
+    # The commands that make a move, by name (what a player types after the prefix), each
+    # with whether it is secret: sent by private message only (rules/000 s3b: `!target`).
+    moves: Mapping[str, bool]
+
+    def help(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The game's lines of the bot's help: those before the bot's own commands (what the
+        game is) and those after them (its moves)."""
+        ...
+
+    def new_ruleset(self, words: str) -> str:
+        """The ruleset a `new` command's words ask for ("" the default); FamilyError if none."""
+        ...
+
+    def opened(self, table: TableInfo, host: SeatInfo, rules_address: str) -> str:
+        """The announcement of a new game: how to join and start it (`rules_address` is the
+        rules page's full address, or "" when the site's is not known)."""
+        ...
+
+    def letters(self, table: TableInfo, seat: SeatInfo) -> tuple[Letter, ...]:
+        """What `seat` should have been told by now, in order. A seat linked late gets what it
+        missed, never an out-of-date call to act."""
+        ...
+
+    def channel_letter(self, table: TableInfo) -> str | None:
+        """What the game's channel is told once the game is over (the reveal), or None."""
+        ...
+
+    def move(self, table: TableInfo, seat: SeatInfo, name: str, said: Said) -> ChatMove:
+        """The move that command `name` (one of `moves`) asks for; FamilyError if none."""
+        ...
+
+
+def narrator_of(family: Family) -> Narrator | None:
+    """The family's table-mode narrator, or None: not offered."""
+    return getattr(family, "narrator", None)
+
+
+def chat_of(family: Family) -> ChatPlay | None:
+    """How a chat bot plays the family's games, or None: not offered."""
+    return getattr(family, "chat", None)
+
 
 _FAMILIES: dict[str, Family] = {}
 

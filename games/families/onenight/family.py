@@ -1,7 +1,8 @@
 """One Night as a game family of the table core (games/tables/family.py).
 
 The wiring only: the options are options.py's, the play is play.py's, what a seat sees is
-panels.py's, the chat's no-quoting rule is quoting.py's, and every ruling is the engine's.
+panels.py's, the chat's no-quoting rule is quoting.py's, table mode's narrator is
+table_mode.py's, and every ruling is the engine's.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from . import panels, play
 from .engine import CENTRE_POSITIONS, Ruleset, max_players
 from .engine.deck import MIN_PLAYERS
 from .quoting import can_quote, quotes, word_runs
+from .table_mode import OneNightNarrator
 
 CHAT_PHASES = ("lobby", "day", "reveal")  # rules/000 s5b: no talk in the night or the vote
 QUOTE_REFUSED = gettext_lazy(
@@ -42,6 +44,8 @@ class OneNight:
         Ruleset.OFFICIAL.value: gettext_lazy("Official rules (rules/002)"),
     }
     reserved_names: tuple[str, ...] = CENTRE_POSITIONS  # rules/000 s3a: the centre cards
+    # Offered to the other edges: table mode's narrator (table_mode.py).
+    narrator = OneNightNarrator()
 
     def seat_limits(self, ruleset: str) -> tuple[int, int]:
         return MIN_PLAYERS, max_players(Ruleset(ruleset))
