@@ -2,7 +2,8 @@
 
 The wiring only: the options are options.py's, the play is play.py's, what a seat sees is
 panels.py's, the chat's no-quoting rule is quoting.py's, table mode's narrator is
-table_mode.py's, and every ruling is the engine's.
+table_mode.py's, a chat bot's commands are chat.py's (its letters letters.py's), and every
+ruling is the engine's.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from games.tables.family import PUBLIC, Change, Channel, NotNow, Panel, SeatInfo
 
 from . import options as table_options
 from . import panels, play
+from .chat import OneNightChat
 from .engine import CENTRE_POSITIONS, Ruleset, max_players
 from .engine.deck import MIN_PLAYERS
 from .quoting import can_quote, quotes, word_runs
@@ -44,8 +46,10 @@ class OneNight:
         Ruleset.OFFICIAL.value: gettext_lazy("Official rules (rules/002)"),
     }
     reserved_names: tuple[str, ...] = CENTRE_POSITIONS  # rules/000 s3a: the centre cards
-    # Offered to the other edges: table mode's narrator (table_mode.py).
+    # Offered to the other edges: table mode's narrator (table_mode.py) and the chat bot's
+    # commands and letters (chat.py, letters.py).
     narrator = OneNightNarrator()
+    chat = OneNightChat()
 
     def seat_limits(self, ruleset: str) -> tuple[int, int]:
         return MIN_PLAYERS, max_players(Ruleset(ruleset))

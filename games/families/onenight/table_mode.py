@@ -29,7 +29,6 @@ from .engine import (
     validate_deck,
 )
 from .narrator import CLOSING, OPENING, narration, reveal_sheet
-from .options import _one as _field
 from .options import parse_deck
 
 DAY_MINUTES = 5  # at a table; the host changes it (rules/000's 30 minutes is for online play)
@@ -50,19 +49,21 @@ class SetupError(Exception):
     """The form cannot make a game; the message says what to fix."""
 
 
-def _one(fields: Fields, name: str) -> str:
-    return _field(fields, name) or ""
+def _last(fields: Fields, name: str) -> str:
+    """A field's value as a page's `QueryDict.get` reads it: the last one sent, or ""."""
+    values = fields.get(name)
+    return values[-1] if values else ""
 
 
 def read_setup(fields: Fields) -> NarratorSetup:
     """The set-up the host's form asks for; SetupError says what to fix. No counter above zero
     takes the suggested deck for the number of players."""
     try:
-        ruleset = Ruleset(_one(fields, "ruleset") or Ruleset.HOUSE.value)
+        ruleset = Ruleset(_last(fields, "ruleset") or Ruleset.HOUSE.value)
     except ValueError:
         raise SetupError(_("Choose the house rules or the official rules.")) from None
     names: list[str] = []
-    for raw in _one(fields, "players").replace(",", "\n").splitlines():
+    for raw in _last(fields, "players").replace(",", "\n").splitlines():
         if not raw.strip():
             continue
         try:
@@ -90,7 +91,7 @@ def read_setup(fields: Fields) -> NarratorSetup:
         validate_deck(ruleset, deck, len(names))
     except RuleError as error:
         raise SetupError(str(error)) from None
-    raw_minutes = _one(fields, "day_minutes") or str(DAY_MINUTES)
+    raw_minutes = _last(fields, "day_minutes") or str(DAY_MINUTES)
     if not raw_minutes.strip().isdigit() or not 1 <= int(raw_minutes) <= 120:
         raise SetupError(
             _("The day lasts a whole number of minutes, from 1 to %(most)d.") % {"most": 120}
@@ -101,12 +102,6 @@ def read_setup(fields: Fields) -> NarratorSetup:
 def deck_rows(ruleset: Ruleset, counts: Mapping[Role, int]) -> list[tuple[Role, int, int]]:
     """Each role of the ruleset with its count and limit, for the deck picker."""
     return [(role, counts.get(role, 0), limit) for role, limit in role_limits(ruleset).items()]
-
-
-def _last(fields: Fields, name: str) -> str:
-    """A field's value as a page's `QueryDict.get` reads it: the last one sent, or ""."""
-    values = fields.get(name)
-    return values[-1] if values else ""
 
 
 def _ruleset(fields: Fields) -> Ruleset:
