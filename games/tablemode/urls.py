@@ -7,5 +7,6 @@ urlpatterns = [
     # One Night's narrator (its family's `narrator`) at the addresses it has always had.
     path("one-night/", views.narrator, {"family": "onenight"}, name="narrator"),
     path("one-night/reveal", views.narrator_reveal, {"family": "onenight"}, name="narrator_reveal"),
-    path("several-nights/", views.moderate, name="moderate"),
+    # Werewolf's moderated game (its family's `moderated_options`).
+    path("several-nights/", views.moderate, {"family": "werewolf"}, name="moderate"),
 ]

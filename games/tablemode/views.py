@@ -16,7 +16,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games.tables import services
 from games.tables.clients import client_key
-from games.tables.family import Narrator, Page, family_named, narrator_of
+from games.tables.family import (
+    Narrator,
+    Page,
+    family_named,
+    moderated_options_of,
+    narrator_of,
+)
 from games.tables.services import ServiceError
 from games.tables.views import remember_seat
 
@@ -59,11 +65,16 @@ def _narrator_page(
 
 
 @require_http_methods(["GET", "POST"])
-def moderate(request: HttpRequest) -> HttpResponse:
+def moderate(request: HttpRequest, family: str) -> HttpResponse:
     """The multi-night moderator's set-up (issue 28): the rules, the moderator, the players by
     name (or just how many: they are then called by seat number). It opens a table whose host's
-    seat is the moderator's device and whose players have none."""
-    rulesets = family_named("werewolf").rulesets
+    seat is the moderator's device and whose players have none (the family's
+    `moderated_options`)."""
+    game = family_named(family)
+    options = moderated_options_of(game)
+    if options is None:
+        raise Http404
+    rulesets = game.rulesets
     context: dict[str, object] = {"rulesets": rulesets, "error": "", "fields": request.POST}
     if request.method == "GET":
         return render(request, "tablemode/moderate_setup.html", context)
@@ -74,12 +85,12 @@ def moderate(request: HttpRequest) -> HttpResponse:
             raise ServiceError(_("Choose the forum, Oxford or 1.7.0 game."))
         with transaction.atomic():
             host = services.table_create(
-                family="werewolf",
+                family=game.name,
                 ruleset=ruleset,
                 # Translators: the moderator's name at a table when none is typed in.
                 host_name=request.POST.get("moderator", "").strip() or _("Host"),
                 creator_key=client_key(request),
-                options={"table_mode": True, "deal": "app", "pace": "table"},
+                options=dict(options),
             )
             for name in names:
                 services.seat_add(host=host, name=name)

@@ -210,8 +210,8 @@ class Family(Protocol):
     # every seat (table mode): no seat then has a screen of its own to get back.
 
     # --- Offered to the other edges (table mode, chat bots): optional, None is "not offered" --
-    # A family without these members offers neither; read them with `narrator_of` and
-    # `chat_of`. Their shapes are declared below the class.
+    # A family without these members offers none of them; read them with `narrator_of`,
+    # `chat_of` and `moderated_options_of`. Their shapes are declared below the class.
 
     narrator: Narrator | None
     """Table mode's narrator: a game played in person with real cards, the app calling the
@@ -220,6 +220,10 @@ class Family(Protocol):
     chat: ChatPlay | None
     """How a chat bot plays the game (games/chatbot): a seat's view as text and its moves by
     name. The bot holds no rule of the game."""
+
+    moderated_options: Mapping[str, Any] | None
+    """The options of a game moderated at a table (table mode's moderator's assistant: the
+    host's screen plays every seat, the players have none), laid over `default_options`."""
 
 
 # --- What a family may offer the other edges (optional members of `Family`) -------------------
@@ -326,6 +330,11 @@ def narrator_of(family: Family) -> Narrator | None:
 def chat_of(family: Family) -> ChatPlay | None:
     """How a chat bot plays the family's games, or None: not offered."""
     return getattr(family, "chat", None)
+
+
+def moderated_options_of(family: Family) -> Mapping[str, Any] | None:
+    """The options of the family's games moderated at a table, or None: not offered."""
+    return getattr(family, "moderated_options", None)
 
 
 _FAMILIES: dict[str, Family] = {}
