@@ -86,7 +86,7 @@ def handle(
     command = command_named(word) if word else None
     if command is None:
         # Not one of ours (another bot's, or talk): in a game's channel it is the game's chat.
-        return None if private else chat(sender, text, channel_id, attachments)
+        return None if channel_id is None else chat(sender, text, channel_id, attachments)
     function, secret = command
     if secret and not private:
         return Reply(private=(str(SECRET_IN_PUBLIC) % {"word": word},), delete=True)

@@ -210,20 +210,27 @@ class Family(Protocol):
     # every seat (table mode): no seat then has a screen of its own to get back.
 
     # --- Offered to the other edges (table mode, chat bots): optional, None is "not offered" --
-    # A family without these members offers none of them; read them with `narrator_of`,
-    # `chat_of` and `moderated_options_of`. Their shapes are declared below the class.
+    # Each is a plain class attribute of the family, None where it offers nothing; the edges
+    # read them with `narrator_of`, `chat_of` and `moderated_options_of`, which take a missing
+    # one for None. Their shapes are declared below the class.
 
-    narrator: Narrator | None
-    """Table mode's narrator: a game played in person with real cards, the app calling the
-    night aloud and reading the reveal sheet (games/tablemode)."""
+    @property
+    def narrator(self) -> Narrator | None:
+        """Table mode's narrator: a game played in person with real cards, the app calling the
+        night aloud and reading the reveal sheet (games/tablemode)."""
+        ...
 
-    chat: ChatPlay | None
-    """How a chat bot plays the game (games/chatbot): a seat's view as text and its moves by
-    name. The bot holds no rule of the game."""
+    @property
+    def chat(self) -> ChatPlay | None:
+        """How a chat bot plays the game (games/chatbot): a seat's view as text and its moves
+        by name. The bot holds no rule of the game."""
+        ...
 
-    moderated_options: Mapping[str, Any] | None
-    """The options of a game moderated at a table (table mode's moderator's assistant: the
-    host's screen plays every seat, the players have none), laid over `default_options`."""
+    @property
+    def moderated_options(self) -> Mapping[str, Any] | None:
+        """The options of a game moderated at a table (table mode's moderator's assistant: the
+        host's screen plays every seat, the players have none), laid over `default_options`."""
+        ...
 
 
 # --- What a family may offer the other edges (optional members of `Family`) -------------------

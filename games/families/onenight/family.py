@@ -50,6 +50,7 @@ class OneNight:
     # commands and letters (chat.py, letters.py).
     narrator = OneNightNarrator()
     chat = OneNightChat()
+    moderated_options = None  # the narrator needs no table: nobody has a seat
 
     def seat_limits(self, ruleset: str) -> tuple[int, int]:
         return MIN_PLAYERS, max_players(Ruleset(ruleset))
