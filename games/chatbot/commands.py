@@ -39,16 +39,13 @@ __all__ = ["COMMANDS", "PREFIX", "Reply", "Sender", "command_named", "edited", "
 PREFIX = "!"
 MENTION = re.compile(r"<@!?(\d+)>")  # a chat service's mention of a member (Discord's form)
 
-# The bot's own lines of `!help`, between the game's lines about itself and its moves.
+# The bot's own lines of `!help`, between the game's lines about itself (and `!new`) and its
+# moves.
 HELP = (
     gettext_lazy(
         # Translators: the bot's help on Discord. Text in backticks is what a player types: keep
-        # the commands (`!new`, `official`, `as`...) as they are; what is in angle brackets
-        # (<game id>) describes what to type and is translated.
-        "`!new` (or `!new official`) opens a game with you as its host; the channel becomes its"
-        " chat."
-    ),
-    gettext_lazy(
+        # the commands (`!join`, `as`...) as they are; what is in angle brackets (<game id>)
+        # describes what to type and is translated.
         "`!join <game id>` sits you down (add the rules phrase if the game asks for it, and"
         " `as <name>` to play under another name)."
     ),

@@ -303,7 +303,7 @@ class ChatPlay(Protocol):
 
     def help(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The game's lines of the bot's help: those before the bot's own commands (what the
-        game is) and those after them (its moves)."""
+        game is, how `new` opens one) and those after them (its moves)."""
         ...
 
     def new_ruleset(self, words: str) -> str:

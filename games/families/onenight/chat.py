@@ -29,11 +29,18 @@ from . import letters
 from .engine import CENTRE_POSITIONS, Ruleset
 from .panels import view_of
 
-# Translators: the bot's help on Discord. Text in backticks is what a player types: keep the
-# commands (`!new`, `official`, `as`, `no`, `up`, `down`...) as they are; what is in angle
-# brackets (<game id>) describes what to type and is translated.
-HEADING = gettext_lazy(
-    "**One Night, by private message** (rules/000). Game ids are the codes the pages show."
+# The game's lines of the bot's `!help`: before the bot's own commands, and its moves after.
+ABOUT = (
+    gettext_lazy(
+        # Translators: the bot's help on Discord. Text in backticks is what a player types: keep
+        # the commands (`!new`, `official`, `no`, `up`, `down`...) as they are; what is in angle
+        # brackets (<game id>) describes what to type and is translated.
+        "**One Night, by private message** (rules/000). Game ids are the codes the pages show."
+    ),
+    gettext_lazy(
+        "`!new` (or `!new official`) opens a game with you as its host; the channel becomes its"
+        " chat."
+    ),
 )
 MOVES_HELP = (
     gettext_lazy(
@@ -60,7 +67,7 @@ class OneNightChat:
     moves: Mapping[str, bool] = {"target": True, "ready": False, "endday": False, "vote": True}
 
     def help(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        return (str(HEADING),), tuple(str(line) for line in MOVES_HELP)
+        return tuple(str(line) for line in ABOUT), tuple(str(line) for line in MOVES_HELP)
 
     def new_ruleset(self, words: str) -> str:
         wanted = words.lower() or Ruleset.HOUSE.value
