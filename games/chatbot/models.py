@@ -31,7 +31,8 @@ class ChatAccount(models.Model):
 class SeatLink(models.Model):
     """A seat played from a chat account: the bot sends that seat's private messages to the
     account and takes its commands as the seat's moves. `told` holds the keys of the private
-    messages already sent (games/chatbot/letters.py), so none is sent twice."""
+    messages already sent (the keys of the letters its game offers, games/chatbot/letters.py), so
+    none is sent twice."""
 
     seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="chat_link")
     account = models.ForeignKey(ChatAccount, on_delete=models.CASCADE, related_name="links")

@@ -22,7 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -261,6 +261,19 @@ class Family(ABC):
         screen of its own to get back. Default: True."""
         return True
 
+    # --- Offered to the other edges (table mode, chat bots): None is "not offered" ----------
+    # Class attributes of a family; their shapes are declared below the class.
+
+    # Table mode's narrator: a game played in person with real cards, the app calling the night
+    # aloud and reading the reveal sheet (games/tablemode).
+    narrator: Narrator | None = None
+    # How a chat bot plays the game (games/chatbot): a seat's view as text and its moves by
+    # name. The bot holds no rule of the game.
+    chat: ChatPlay | None = None
+    # The options of a game moderated at a table (table mode's moderator's assistant: the
+    # host's screen plays every seat, the players have none), laid over `default_options`.
+    moderated_options: Mapping[str, Any] | None = None
+
 
 # A family's lobby part that adds nothing to the core's (Family.lobby's default).
 NO_PANEL = "tables/no_panel.html"
@@ -291,6 +304,117 @@ def family_problems(family: object) -> list[str]:
         if given != wanted:
             problems.append(f"{kind}.{member}({', '.join(given)}): expected {', '.join(wanted)}")
     return problems
+
+
+# --- What a family may offer the other edges (optional members of `Family`) -------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A whole page a family draws for an edge: its template, its context and its HTTP status
+    (400: the form's fields cannot be used, and the page says why)."""
+
+    template: str
+    context: Mapping[str, Any] = field(default_factory=dict)
+    status: int = 200
+
+
+class Narrator(Protocol):
+    """Table mode's narrator (issue 28): nobody has a seat and the server keeps nothing; the
+    page carries the whole night, so it keeps going if the network drops once loaded. The edge
+    adds `setup_url` and `reveal_url` (its own addresses) to each page's context."""
+
+    def setup(self, fields: Fields) -> Page:
+        """The set-up form, filled from `fields`; once sent (`go` among them) the night's
+        script and the reveal sheet, or the form again with what to fix (status 400)."""
+        ...
+
+    def verdict(self, fields: Fields) -> Page:
+        """The reveal sheet's answer: the final cards and the votes typed in, the dead and the
+        winners out (status 400 with the reason if they cannot be counted)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Letter:
+    """A message a chat bot owes a seat. `key` names it: the bot sends each key once."""
+
+    key: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What a player typed after a chat command's name and the game's id. `mentions` are the
+    chat service's references to players found in `text` (e.g. Discord's `<@123>`), each with
+    the seat it names at this table, or None if that account has no seat there."""
+
+    text: str
+    mentions: Mapping[str, int | None] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMove:
+    """A command read into a move: the move as the seat's page would post it (`kind`, `fields`)
+    and the bot's answer once the move is made, said privately or, `aloud`, where the command
+    was written (a command sent by private message is always answered privately)."""
+
+    kind: str
+    fields: Mapping[str, Sequence[str]]
+    answer: str
+    aloud: bool = False
+
+
+class ChatPlay(Protocol):
+    """A chat bot's way into a game (issue 29; issue 40 item 1): a seat's view as text (its
+    letters, built from the same view as its page, so a message never holds more than the
+    page would) and its moves by name. Refusals are `FamilyError`s, read by the player."""
+
+    # The commands that make a move, by name (what a player types after the prefix), each
+    # with whether it is secret: sent by private message only (rules/000 s3b: `!target`).
+    moves: Mapping[str, bool]
+
+    def help(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The game's lines of the bot's help: those before the bot's own commands (what the
+        game is, how `new` opens one) and those after them (its moves)."""
+        ...
+
+    def new_ruleset(self, words: str) -> str:
+        """The ruleset a `new` command's words ask for ("" the default); FamilyError if none."""
+        ...
+
+    def opened(self, table: TableInfo, host: SeatInfo, rules_address: str) -> str:
+        """The announcement of a new game: how to join and start it (`rules_address` is the
+        rules page's full address, or "" when the site's is not known)."""
+        ...
+
+    def letters(self, table: TableInfo, seat: SeatInfo) -> tuple[Letter, ...]:
+        """What `seat` should have been told by now, in order. A seat linked late gets what it
+        missed, never an out-of-date call to act."""
+        ...
+
+    def channel_letter(self, table: TableInfo) -> str | None:
+        """What the game's channel is told once the game is over (the reveal), or None."""
+        ...
+
+    def move(self, table: TableInfo, seat: SeatInfo, name: str, said: Said) -> ChatMove:
+        """The move that command `name` (one of `moves`) asks for; FamilyError if none."""
+        ...
+
+
+def narrator_of(family: Family) -> Narrator | None:
+    """The family's table-mode narrator, or None: not offered."""
+    return family.narrator
+
+
+def chat_of(family: Family) -> ChatPlay | None:
+    """How a chat bot plays the family's games, or None: not offered."""
+    return family.chat
+
+
+def moderated_options_of(family: Family) -> Mapping[str, Any] | None:
+    """The options of the family's games moderated at a table, or None: not offered."""
+    return family.moderated_options
 
 
 _FAMILIES: dict[str, Family] = {}

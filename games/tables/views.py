@@ -7,13 +7,10 @@ a redirect to the page (Post/Redirect/Get). The websocket only pushes.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import re
 from collections.abc import Callable
 from functools import wraps
 
-from django.conf import settings
 from django.http import (
     HttpRequest,
     HttpResponse,
@@ -28,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.tables import seat_codes, services
+from games.tables.clients import client_key
 from games.tables.family import family_named
 from games.tables.forms import CreateTableForm, JoinCodeForm, JoinForm, game_title
 from games.tables.models import Seat, Stage, Table
@@ -89,14 +87,6 @@ def seat_of(session: object, table: Table) -> Seat | None:
     if seat is not None:
         seat.table = table
     return seat
-
-
-def _client_key(request: HttpRequest) -> str:
-    """A keyed hash of the client's address: enough to rate-limit, useless to anyone reading
-    the database. Behind the proxy daphne puts here the address nginx saw (its X-Real-IP,
-    bin/serve), never one the client wrote in X-Forwarded-For."""
-    address = request.META.get("REMOTE_ADDR") or "unknown"
-    return hmac.new(settings.SECRET_KEY.encode(), address.encode(), hashlib.sha256).hexdigest()[:32]
 
 
 # --- Answers ----------------------------------------------------------------------------------
@@ -219,7 +209,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
                 family=family,
                 ruleset=ruleset,
                 host_name=form.cleaned_data["host_name"],
-                creator_key=_client_key(request),
+                creator_key=client_key(request),
             )
         except ServiceError as error:
             form.add_error(None, str(error))
@@ -264,7 +254,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
                     table=table,
                     name=form.cleaned_data["name"],
                     phrase=form.cleaned_data["phrase"],
-                    joiner_key=_client_key(request),
+                    joiner_key=client_key(request),
                 )
             except ServiceError as error:
                 form.add_error(None, str(error))

@@ -1,7 +1,9 @@
 """One Night as a game family of the table core (games/tables/family.py).
 
 The wiring only: the options are options.py's, the play is play.py's, what a seat sees is
-panels.py's, the chat's no-quoting rule is quoting.py's, and every ruling is the engine's.
+panels.py's, the chat's no-quoting rule is quoting.py's, table mode's narrator is
+table_mode.py's, a chat bot's commands are chat.py's (its letters letters.py's), and every
+ruling is the engine's.
 """
 
 from __future__ import annotations
@@ -29,9 +31,11 @@ from games.tables.family import (
 
 from . import options as table_options
 from . import panels, play
+from .chat import OneNightChat
 from .engine import CENTRE_POSITIONS, Ruleset, max_players
 from .engine.deck import MIN_PLAYERS
 from .quoting import can_quote, quotes, word_runs
+from .table_mode import OneNightNarrator
 
 CHAT_PHASES = ("lobby", "day", "reveal")  # rules/000 s5b: no talk in the night or the vote
 QUOTE_REFUSED = gettext_lazy(
@@ -51,6 +55,11 @@ class OneNight(Family):
         Ruleset.OFFICIAL.value: gettext_lazy("Official rules (rules/002)"),
     }
     reserved_names: tuple[str, ...] = CENTRE_POSITIONS  # rules/000 s3a: the centre cards
+    # Offered to the other edges: table mode's narrator (table_mode.py) and the chat bot's
+    # commands and letters (chat.py, letters.py).
+    narrator = OneNightNarrator()
+    chat = OneNightChat()
+    moderated_options = None  # the narrator needs no table: nobody has a seat
 
     def seat_limits(self, ruleset: str) -> tuple[int, int]:
         return MIN_PLAYERS, max_players(Ruleset(ruleset))

@@ -39,6 +39,11 @@ class Werewolf(Family):
         "classic": gettext_lazy("1.7.0 game (rules/004)"),
     }
     reserved_names: tuple[str, ...] = (NOBODY,)
+    # Offered to table mode: a game moderated at a table, the host's screen playing every seat
+    # (issue 28); the roles dealt by the app or typed in from real cards, no clock.
+    moderated_options: Mapping[str, Any] = {"table_mode": True, "deal": "app", "pace": "table"}
+    narrator = None  # no narrator at a table: the moderator's assistant plays the night
+    chat = None  # not by chat yet (issue 40)
 
     def seat_limits(self, ruleset: str) -> tuple[int, int]:
         rules = RULESETS[ruleset]

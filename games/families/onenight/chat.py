@@ -1,0 +1,217 @@
+"""One Night by chat (issue 29): what a chat bot needs of the game, offered through the family
+interface (games.tables.family.ChatPlay) so that the bot holds none of its rules.
+
+A seat's view as text is letters.py's. Its moves by name are rules/000's commands: `!target
+<game id> <players to target>` (s3b) and `!vote <game id> <player>` (s3d), both sent by private
+message, with `!ready` and `!endday` for the day (s3c). Each is read into the move the seat's
+page would post, and answered in the bot's words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from games.tables.family import (
+    ChatMove,
+    FamilyError,
+    Letter,
+    Said,
+    SeatInfo,
+    TableInfo,
+    family_named,
+)
+from games.tables.said import NotSeated, UnknownWord, named
+
+from . import letters
+from .engine import CENTRE_POSITIONS, Ruleset
+from .panels import view_of
+
+# The game's lines of the bot's `!help`: before the bot's own commands, and its moves after.
+ABOUT = (
+    gettext_lazy(
+        # Translators: the bot's help on Discord. Text in backticks is what a player types: keep
+        # the commands (`!new`, `official`, `no`, `up`, `down`...) as they are; what is in angle
+        # brackets (<game id>) describes what to type and is translated.
+        "**One Night, by private message** (rules/000). Game ids are the codes the pages show."
+    ),
+    gettext_lazy(
+        "`!new` (or `!new official`) opens a game with you as its host; the channel becomes its"
+        " chat."
+    ),
+)
+MOVES_HELP = (
+    gettext_lazy(
+        "`!target <game id> <targets>` sends your night action, to me privately;"
+        " `!target <game id>` alone is no action."
+    ),
+    gettext_lazy(
+        "`!ready <game id>` says you are ready to vote (`!ready <game id> no` takes it back)."
+        " `!endday <game id>` ends the day (the host)."
+    ),
+    gettext_lazy(
+        "`!vote <game id> <player>` casts your secret vote, to me privately (`up` and `down`"
+        " name your neighbours in the voting circle)."
+    ),
+)
+# The centre cards as a player types them: the command's words, not translated.
+CENTRE_WORDS = {p: p for p in CENTRE_POSITIONS}
+
+
+class OneNightChat:
+    """One Night's commands and letters for a chat bot (games.tables.family.ChatPlay)."""
+
+    # name -> secret: rules/000 s3b and s3d send the night action and the vote privately.
+    moves: Mapping[str, bool] = {"target": True, "ready": False, "endday": False, "vote": True}
+
+    def help(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return tuple(str(line) for line in ABOUT), tuple(str(line) for line in MOVES_HELP)
+
+    def new_ruleset(self, words: str) -> str:
+        wanted = words.lower() or Ruleset.HOUSE.value
+        if wanted not in (Ruleset.HOUSE.value, Ruleset.OFFICIAL.value):
+            raise FamilyError(
+                _("`!new` opens a house-rules game; `!new official` one on the official rules.")
+            )
+        return wanted
+
+    def opened(self, table: TableInfo, host: SeatInfo, rules_address: str) -> str:
+        family = family_named(table.family)
+        low, high = family.seat_limits(table.ruleset)
+        text = ngettext(
+            "%(host)s opened One Night game **%(code)s** (%(rules)s). Join with `!join %(code)s`;"
+            " %(host)s deals with `!start %(code)s` once %(low)d to %(high)d player sit.",
+            "%(host)s opened One Night game **%(code)s** (%(rules)s). Join with `!join %(code)s`;"
+            " %(host)s deals with `!start %(code)s` once %(low)d to %(high)d players sit.",
+            high,
+        ) % {
+            "host": host.name,
+            "code": table.code,
+            "rules": _(str(family.rulesets[table.ruleset])),
+            "low": low,
+            "high": high,
+        }
+        if table.options.get("rules_phrase"):
+            text += " " + _(
+                "These rules ask each player for the phrase they hold (rules/000 s5e):"
+                " `!join %(code)s <phrase>`."
+            ) % {"code": table.code}
+        if rules_address:
+            text += " " + _("The rules: %(address)s") % {"address": rules_address}
+        return text
+
+    def letters(self, table: TableInfo, seat: SeatInfo) -> tuple[Letter, ...]:
+        return letters.due(table, seat)
+
+    def channel_letter(self, table: TableInfo) -> str | None:
+        return letters.for_the_channel(table)
+
+    def move(self, table: TableInfo, seat: SeatInfo, name: str, said: Said) -> ChatMove:
+        if name == "target":
+            return _target(table, seat, said)
+        if name == "ready":
+            return _ready(table, seat, said)
+        if name == "endday":
+            answer = _("The host ended the day of game %(code)s: time to vote.")
+            return ChatMove("end_day", {}, answer % {"code": table.code}, aloud=True)
+        if name == "vote":
+            return _vote(table, seat, said)
+        raise FamilyError(_("That can't be done in this game."))
+
+
+def _targets(table: TableInfo, said: Said) -> list[str]:
+    """The targets as the web form posts them (seat ids, centre positions) from what the player
+    typed: names, mentions of players, and left, middle, right."""
+    try:
+        return named(table, said, CENTRE_WORDS)
+    except NotSeated as error:
+        raise FamilyError(
+            _("%(player)s is not playing in game %(code)s.")
+            % {"player": error.mention, "code": table.code}
+        ) from None
+    except UnknownWord as error:
+        players = ", ".join(s.name for s in table.seats)
+        raise FamilyError(
+            _(
+                # Translators: left, middle and right are what a player types for the centre
+                # cards: keep them as they are.
+                "Nobody is called “%(name)s” in game %(code)s. The players are %(players)s;"
+                " the centre cards are left, middle and right."
+            )
+            % {"name": error.word, "code": table.code, "players": players}
+        ) from None
+
+
+def _target(table: TableInfo, seat: SeatInfo, said: Said) -> ChatMove:
+    """rules/000 s3b: the night action (or the Doppelganger's copy, rules/002), by name."""
+    if table.stage != "playing" or table.phase != "night":
+        raise FamilyError(
+            _("Game %(code)s is not in its night: night actions are closed.") % {"code": table.code}
+        )
+    form = view_of(table, seat).action_form
+    if form is None:
+        raise FamilyError(_("You already sent your night action; it is final."))
+    values = _targets(table, said)
+    fields: Mapping[str, Sequence[str]]
+    if not values:
+        kind, fields = "action", {"no_action": ["1"]}
+        if form.kind == "copy":
+            done = _(
+                "Game %(code)s: You copied nobody. The night ends when everyone has sent theirs."
+            )
+        else:
+            done = _(
+                "Game %(code)s: Your action is in: no action. The night ends when everyone has"
+                " sent theirs."
+            )
+    elif form.kind == "copy":
+        kind, fields = "copy", {"targets": values}
+        done = _("Game %(code)s: Your choice is in. The night ends when everyone has sent theirs.")
+    else:
+        kind, fields = "action", {"targets": values}
+        done = _("Game %(code)s: Your action is in. The night ends when everyone has sent theirs.")
+    return ChatMove(kind, fields, done % {"code": table.code})
+
+
+def _ready(table: TableInfo, seat: SeatInfo, said: Said) -> ChatMove:
+    """rules/000 s3c: ready to vote, or not after all."""
+    answer = said.text.strip().lower()
+    if answer not in ("", "yes", "no"):
+        raise FamilyError(
+            # Translators: `no` is what a player types: keep it as it is.
+            _("`!ready %(code)s` says you are ready; `!ready %(code)s no` not.")
+            % {"code": table.code}
+        )
+    wants = answer or "yes"
+    if wants == "yes":
+        text = _("%(player)s is ready to vote in game %(code)s.") % {
+            "player": seat.name,
+            "code": table.code,
+        }
+    else:
+        text = _("%(player)s is not ready to vote after all.") % {"player": seat.name}
+    return ChatMove("ready", {"ready": [wants]}, text, aloud=True)
+
+
+def _vote(table: TableInfo, seat: SeatInfo, said: Said) -> ChatMove:
+    """rules/000 s3d: the secret vote, by name, or `up`/`down` for a neighbour (s6a)."""
+    word = said.text.strip().lower()
+    if word in ("up", "down") and table.phase == "voting":
+        # rules/000 s6a: the voting ring's neighbours, as the vote letter names them.
+        view = view_of(table, seat)
+        neighbour = view.vote_up if word == "up" else view.vote_down
+        values = [str(neighbour.id)] if neighbour is not None else []
+    else:
+        values = _targets(table, said)
+    if len(values) != 1 or not values[0].isdigit():
+        raise FamilyError(
+            _("Vote for one player: `!vote %(code)s <player>`.") % {"code": table.code}
+        )
+    voted = table.seat(int(values[0]))
+    answer = _("Game %(code)s: your vote for %(player)s is in. Votes are final.") % {
+        "code": table.code,
+        "player": voted.name if voted is not None else values[0],
+    }
+    return ChatMove("vote", {"target": values}, answer)

@@ -1,0 +1,230 @@
+"""A seat's view as text, for a chat bot (games.tables.family.ChatPlay.letters): the One Night
+moderator's messages of rules/000 section 3 (the role, the night's instructions, the night's
+result, the call to vote) and the reveal.
+
+Built only from what `panels.view_of` gives that seat, the same view its web page is drawn
+from, so a private message never holds more than the page would. Each letter has a key; the
+bot sends a key once (games.chatbot.models.SeatLink.told).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.tables.family import Letter, SeatInfo, TableInfo
+from games.words import listing
+
+from .engine import CENTRE_POSITIONS, Role
+from .panels import ActionForm, OneNightView, Reveal, view_of
+
+# The centre cards as a player types them (`left middle`): the command's words, not translated.
+CENTRE = ", ".join(CENTRE_POSITIONS)
+
+
+def role_letter(view: OneNightView, code: str) -> str:
+    assert view.role is not None
+    heading = _("**Game %(code)s: %(heading)s**") % {"code": code, "heading": view.role.heading}
+    return "\n".join((heading, *view.role.paragraphs))
+
+
+def _either(shapes: list[str]) -> str:
+    """ "A or B or C": what a player may send."""
+    either = shapes[0] if shapes else ""
+    for shape in shapes[1:]:
+        # Translators: two things a player may send, one or the other ("one player or one
+        # centre card").
+        either = _("%(one)s or %(other)s") % {"one": either, "other": shape}
+    return either
+
+
+def action_letter(form: ActionForm, code: str, names: Mapping[str, str] | None = None) -> str:
+    """The night's instructions for this seat's form (rules/000 s3b: "!target <game id>
+    <players to target>"; a role with nothing to do still sends one, naming nobody). `names`:
+    the players' names by seat id, as the form's choices post them."""
+    # Translators: the instructions of the bot's night letter. Text in backticks is what a
+    # player types: keep `!target` (and `left middle`) as it is; <player> describes what to
+    # type and is translated.
+    lines = [_("**Game %(code)s, tonight:** %(prompt)s") % {"code": code, "prompt": form.prompt}]
+    if form.copied is not None:
+        lines.insert(1, _("You copied the card of a %(role)s.") % {"role": form.copied.title})
+    names = names or {}
+    players = [names.get(c.value, c.label) for c in form.choices if c.value.isdigit()]
+    if form.kind == "copy":
+        lines.append(
+            _(
+                "Send `!target %(code)s <player>` to copy that player's card, or"
+                " `!target %(code)s` to copy nobody."
+            )
+            % {"code": code}
+        )
+        lines.append(_("Players: %(players)s.") % {"players": listing(players)})
+    elif form.kind == "none":
+        lines.append(
+            _(
+                "You have nothing to do tonight, but the night waits for everyone: send"
+                " `!target %(code)s` to say you are done."
+            )
+            % {"code": code}
+        )
+    elif form.kind == "pair":
+        lines.append(
+            _("Send `!target %(code)s <player>, <player>` with the two players.") % {"code": code}
+        )
+        lines.append(_("Players: %(players)s.") % {"players": listing(players)})
+    else:
+        shapes: list[str] = []
+        if players:
+            shapes.append(_("one player"))
+        if any(c.value in CENTRE_POSITIONS for c in form.choices):
+            shapes.append(_("one centre card"))
+        if any("," in c.value for c in form.choices):
+            shapes.append(_("two centre cards"))
+        lines.append(
+            # Translators: %(what)s is what to send ("one player or one centre card").
+            _("Send `!target %(code)s <%(what)s>`.") % {"code": code, "what": _either(shapes)}
+        )
+        if players:
+            lines.append(_("Players: %(players)s.") % {"players": listing(players)})
+        if len(shapes) > (1 if players else 0):
+            lines.append(
+                # Translators: %(cards)s are the centre cards' words as typed: left, middle,
+                # right. Keep `left middle` as it is.
+                _("Centre cards: %(cards)s (two of them: `left middle`).") % {"cards": CENTRE}
+            )
+    if form.allow_none and form.kind in ("pair", "choice"):
+        lines.append(_("Or send `!target %(code)s` for no action.") % {"code": code})
+    lines.append(_("Your choice is final once sent."))
+    return "\n".join(lines)
+
+
+def report_letter(view: OneNightView, code: str) -> str:
+    heading = _("**Game %(code)s: what you learned in the night**") % {"code": code}
+    return "\n".join((heading, *view.night_report))
+
+
+def vote_letter(view: OneNightView, code: str) -> str:
+    others = [p.name for p in view.ring if not p.is_me]
+    lines = [
+        _(
+            # Translators: `!vote` and, below, `up` and `down` are what a player types: keep them.
+            "**Game %(code)s: vote.** Vote in secret for the player to lynch: send"
+            " `!vote %(code)s <player>`. Your vote is final and may not be for yourself."
+        )
+        % {"code": code},
+        _("The circle, in random order: %(players)s.")
+        % {"players": ", ".join(p.name for p in view.ring)},
+    ]
+    if view.vote_up is not None and view.vote_down is not None:
+        lines.append(
+            _(
+                "Up from you is %(up)s (`!vote %(code)s up`), down is %(down)s"
+                " (`!vote %(code)s down`): if everyone votes up (or everyone down), each player"
+                " gets one vote and nobody dies."
+            )
+            % {"up": view.vote_up.name, "down": view.vote_down.name, "code": code}
+        )
+    elif others:
+        lines.append(_("You may vote for %(players)s.") % {"players": listing(others)})
+    return "\n".join(lines)
+
+
+def _cards(start: Role, final: Role) -> str:
+    """A card, and the card it became if it changed hands."""
+    if final == start:
+        return start.title
+    # Translators: a card and the card it became in the night.
+    return _("%(start)s → %(final)s") % {"start": start.title, "final": final.title}
+
+
+def _result(won: bool, died: bool) -> str:
+    """How a player's game ended, in the reveal's rows."""
+    if won:
+        return _("won, died") if died else _("won")
+    return _("lost, died") if died else _("lost")
+
+
+def reveal_text(reveal: Reveal, code: str) -> str:
+    """The reveal of rules/000 s3d, for everyone: who died, why, who won, every card."""
+    lines = [_("**Game %(code)s: the reveal**") % {"code": code}]
+    lines.append(
+        _("Died: %(players)s.") % {"players": listing(list(reveal.dead))}
+        if reveal.dead
+        else _("Nobody died.")
+    )
+    lines += [reveal.vote_reason, reveal.reason, ""]
+    for row in reveal.rows:
+        cards = _cards(row.start_role, row.final_role)
+        if row.plays_as != row.final_role:
+            # Translators: a player's cards, and the role they played as (a Doppelganger).
+            cards = _("%(cards)s (as %(role)s)") % {"cards": cards, "role": row.plays_as.title}
+        # Translators: who a player voted for when they voted for nobody.
+        voted = row.voted_for or _("nobody")
+        lines.append(
+            ngettext(
+                # Translators: a row of the reveal: a player, their cards, their vote, the votes
+                # they received and how their game ended ("won, died").
+                "- %(name)s: %(cards)s; voted for %(voted)s; %(count)d vote; %(result)s",
+                "- %(name)s: %(cards)s; voted for %(voted)s; %(count)d votes; %(result)s",
+                row.votes_received,
+            )
+            % {
+                "name": row.name,
+                "cards": cards,
+                "voted": voted,
+                "count": row.votes_received,
+                "result": _result(row.won, row.died),
+            }
+        )
+    # The centre's positions are the words a player types (left, middle, right).
+    centre = "; ".join(
+        f"{position}: {_cards(start, final)}" for position, start, final in reveal.centre
+    )
+    lines.append(_("Centre cards: %(cards)s.") % {"cards": centre})
+    if reveal.copied is not None:
+        lines.append(_("The Doppelganger copied the %(role)s.") % {"role": reveal.copied.title})
+    lines.append(_("The night, step by step:"))
+    lines += [f"{n}. {step.text}" for n, step in enumerate(reveal.log, 1)]
+    return "\n".join(line for line in lines if line is not None)
+
+
+def due(table: TableInfo, seat: SeatInfo) -> tuple[Letter, ...]:
+    """The letters `seat` should have by now, in order, each with its key. A seat linked late
+    gets what it missed (its role, its night's result), never an out-of-date call to act."""
+    view = view_of(table, seat)
+    code = table.code
+    if view.phase == "cancelled":
+        text = _("Game %(code)s was cancelled by its host. Nobody's cards are shown.")
+        return (Letter("cancelled", text % {"code": code}),)
+    letters: list[tuple[str, str]] = []
+    if view.role is not None and view.phase != "reveal":
+        letters.append(("role", role_letter(view, code)))
+    if view.phase == "night" and view.copied is not None and view.action_form is None:
+        # The Doppelganger sees the card it copied at once, as its page shows it.
+        text = _("Game %(code)s: you copied the card of a %(role)s.")
+        letters.append(("copied", text % {"code": code, "role": view.copied.title}))
+    if view.phase == "night" and view.action_form is not None:
+        step = "copy" if view.action_form.kind == "copy" else "action"
+        names = {str(s.id): s.name for s in table.seats}
+        letters.append((f"night:{step}", action_letter(view.action_form, code, names)))
+    if view.night_report and view.phase in ("day", "voting"):
+        letters.append(("report", report_letter(view, code)))
+        if view.phase == "day":
+            text = _(
+                "Game %(code)s: it is day. Talk it over in the game's chat; when you are ready to"
+                " vote, send `!ready %(code)s`."
+            )
+            letters.append(("day", text % {"code": code}))
+    if view.phase == "voting" and not view.has_voted and view.me is not None:
+        letters.append(("vote", vote_letter(view, code)))
+    if view.phase == "reveal" and view.reveal is not None:
+        letters.append(("reveal", reveal_text(view.reveal, code)))
+    return tuple(Letter(key, text) for key, text in letters)
+
+
+def for_the_channel(table: TableInfo) -> str | None:
+    """The reveal as the game's channel shows it, once the game is over."""
+    view = view_of(table, None)
+    return reveal_text(view.reveal, table.code) if view.reveal is not None else None
