@@ -133,6 +133,10 @@ def _deaths_in_seat_order(events: list[Event], game: Game) -> list[Event]:
     smite is an act in front of everyone and keeps its place; a role shown at death (rules/001)
     is read before (it is public with its death)."""
     seats = game.setup.seats
+
+    def in_seat_order(deaths: list[Died]) -> list[Died]:
+        return sorted(deaths, key=lambda died: seats[died.player])
+
     out: list[Event] = []
     run: list[Died] = []
     for event in events:
@@ -141,7 +145,7 @@ def _deaths_in_seat_order(events: list[Event], game: Game) -> list[Event]:
             continue
         if isinstance(event, RoleRevealed):
             continue
-        out += sorted(run, key=lambda died: seats[died.player])
+        out += in_seat_order(run)
         run = []
         out.append(event)
-    return out + sorted(run, key=lambda died: seats[died.player])
+    return out + in_seat_order(run)

@@ -56,7 +56,7 @@ CHOICE_LABELS = {
 
 
 def _choice_label(choice: object) -> str:
-    return str(CHOICE_LABELS.get(choice, choice))  # type: ignore[call-overload]
+    return str(CHOICE_LABELS.get(choice, choice))
 
 
 @dataclass(frozen=True, slots=True)

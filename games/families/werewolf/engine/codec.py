@@ -68,7 +68,7 @@ def setup_from_json(data: Mapping[str, Any]) -> Setup:
 
 def move_to_json(move: Move) -> dict[str, Any]:
     data: dict[str, Any] = {"type": _NAMES[type(move)]}
-    for name in move.__dataclass_fields__:  # type: ignore[union-attr]
+    for name in move.__dataclass_fields__:
         value = getattr(move, name)
         data[name] = dict(value) if isinstance(value, Mapping) else value
     return data

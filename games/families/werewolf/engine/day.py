@@ -73,14 +73,15 @@ def _check_voter(state: State, voter: str) -> None:
         raise IllegalMoveError(message % {"phase": _phase(state), "voter": voter})
 
 
-def _count(state: State, weight: Callable[[str], float]) -> Counter[str]:
-    tally: Counter[str] = Counter()
+def _count(state: State, weight: Callable[[str], float]) -> dict[str, float]:
+    """Each named player's votes, weighted (the sheriff's count 1.5), in the order first named."""
+    tally: dict[str, float] = {}
     for voter, target in state.votes.items():
-        tally[target] += weight(voter)
+        tally[target] = tally.get(target, 0) + weight(voter)
     return tally
 
 
-def _strict_leader(tally: Counter[str]) -> tuple[str | None, list[str]]:
+def _strict_leader(tally: Mapping[str, float]) -> tuple[str | None, list[str]]:
     """(the unique leader or None, everyone tied at the top)."""
     if not tally:
         return None, []
@@ -228,9 +229,9 @@ def _classic_advance(step: Step, at_deadline: bool) -> None:
         message = _("%(phase)s: the day has already ended.")
         raise OutOfTurnError(message % {"phase": _phase(state)})
     if state.step == "election":
-        tally = Counter(state.sheriff_votes.values())
-        leader, _tied = _strict_leader(tally)
-        step.emit(SheriffElected(leader, MappingProxyType(dict(tally))))
+        ballots = Counter(state.sheriff_votes.values())
+        leader, _tied = _strict_leader(ballots)
+        step.emit(SheriffElected(leader, MappingProxyType(dict(ballots))))
         step.emit(StepBegan("speech"))
         return
     if state.step == "speech":
@@ -253,7 +254,7 @@ def classic_tie_break(step: Step, choice: str | None) -> None:
     _classic_eliminate(step, tally, choice)
 
 
-def _classic_eliminate(step: Step, tally: Counter[str], eliminated: str | None) -> None:
+def _classic_eliminate(step: Step, tally: Mapping[str, float], eliminated: str | None) -> None:
     state = step.state
     step.emit(VotesCounted(MappingProxyType(dict(tally)), eliminated))
     if eliminated is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
+from typing import Any
 
 from games.words import N_, _
 
@@ -261,6 +262,7 @@ def _night_action(step: Step, move: NightAction) -> None:
     the night ends, once they are final."""
     state = step.state
     _require(state, "night", "night_action")
+    assert state.phase is not None
     player = _check_player(state, move.player, "act")
     setup = state.setup
     role = setup.roles[player]
@@ -472,7 +474,8 @@ def _advance(step: Step, move: Advance) -> None:
         DAY_RULES[state.setup.ruleset.day].advance(step, move.at_deadline)
 
 
-_HANDLERS = {
+# Each handler takes the move of its key's type.
+_HANDLERS: Mapping[type, Callable[[Step, Any], None]] = {
     NightAction: _night_action,
     Vote: _vote,
     SheriffVote: _sheriff_vote,

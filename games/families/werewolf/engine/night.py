@@ -48,7 +48,9 @@ def _pack_choices(state: State) -> list[tuple[str, str]]:
             continue
         pack = roles[player].pack
         if pack is not None and pack.key in choice:
-            out.append((player, choice[pack.key]))
+            target = choice[pack.key]
+            assert isinstance(target, str)  # a pack choice names a player or "nobody" (game.py)
+            out.append((player, target))
     return out
 
 
@@ -98,6 +100,7 @@ def _agreed(state: State, *, at_deadline: bool) -> list[Act]:
                 "%(phase)s: the werewolves must agree on one victim (%(choices)s) (004 III)."
             )
             choices = separator.join(said)
+            assert state.phase is not None
             raise IllegalMoveError(message % {"phase": state.phase.shown, "choices": choices})
         victim = _strict_winner(Counter(target for _wolf, target in votes))
         if victim is None:
@@ -149,9 +152,9 @@ def _acts(state: State, *, at_deadline: bool) -> list[Act]:
     victim = next((a.target for a in acts if a.ability.resolver != "maul"), None)
     for player in state.living():
         role = setup.roles[player]
-        for ability in role.at(Timing.PASSIVE):
-            if has_now(state, player, ability):
-                acts.append(Act(player, ability))
+        for passive in role.at(Timing.PASSIVE):
+            if has_now(state, player, passive):
+                acts.append(Act(player, passive))
         choice = state.choices.get(player)
         if not choice:
             continue
@@ -175,6 +178,7 @@ def _on_victim(
 ) -> Act | None:
     """An act aimed at tonight's victim (the witch's antidote): checked now that the pack's
     choice is final. At a deadline a choice that cannot apply is dropped, unused."""
+    problem: str | None
     if victim is None:
         message = _(
             "%(phase)s: %(player)s used the antidote, but nobody was attacked (%(section)s)."

@@ -9,6 +9,7 @@ Pure: no Django, no I/O (the `play_werewolf` command reads and prints).
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from .errors import RuleError, shown
@@ -275,7 +276,9 @@ def _event(game: Game, event: Any, kinds: tuple[str, ...]) -> tuple[str, Any]:
     return kind, value
 
 
-def _fields(game: Game, value: Any, required: set[str], optional: set[str] = frozenset()) -> dict:
+def _fields(
+    game: Game, value: Any, required: AbstractSet[str], optional: AbstractSet[str] = frozenset()
+) -> dict:
     if not isinstance(value, dict) or not required <= set(value) <= required | optional:
         names = ", ".join(sorted(required))
         raise ScenarioError(f"{game.state.phase}: the event needs exactly {names}.")
