@@ -22,10 +22,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise  # a str or a lazy translation (gettext_lazy)
 
 PUBLIC = "public"  # every table has the public chat channel; a family may open others
 
@@ -154,8 +157,8 @@ class Family(ABC):
     # --- Required ---------------------------------------------------------------------------
 
     name: str  # the family's key, stored on each table
-    title: str  # the game's name, as the pages show it (marked for translation)
-    rulesets: Mapping[str, str]  # ruleset -> label (marked for translation)
+    title: StrOrPromise  # the game's name, as the pages show it (marked for translation)
+    rulesets: Mapping[str, StrOrPromise]  # ruleset -> label (marked for translation)
 
     @abstractmethod
     def seat_limits(self, ruleset: str) -> tuple[int, int]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -9,8 +12,11 @@ from django.utils.translation import gettext_lazy
 from games.tables.family import families
 from games.tables.names import MAX_NAME_LENGTH
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
-def game_title(title: str, ruleset: str) -> str:
+
+def game_title(title: StrOrPromise, ruleset: StrOrPromise) -> str:
     """A game and its rules, as the pages name them ("Werewolf — Forum game (rules/001)")."""
     # Translators: a game's name and the rules it is played under.
     return _("%(game)s — %(rules)s") % {"game": _(str(title)), "rules": _(str(ruleset))}
@@ -31,12 +37,14 @@ class CreateTableForm(forms.Form):
     )
     game = forms.ChoiceField(label=gettext_lazy("Game"))
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, data: Mapping[str, Any] | None = None, **kwargs: Any) -> None:
+        super().__init__(data, **kwargs)
         choices = game_choices()
-        self.fields["game"].choices = choices
+        game = self.fields["game"]
+        assert isinstance(game, forms.ChoiceField)  # a copy of the class's field above
+        game.choices = choices
         if choices:
-            self.fields["game"].initial = choices[0][0]
+            game.initial = choices[0][0]
 
     def family_and_ruleset(self) -> tuple[str, str]:
         family, _colon, ruleset = self.cleaned_data["game"].partition(":")

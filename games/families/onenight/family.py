@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -37,6 +37,9 @@ from .engine.deck import MIN_PLAYERS
 from .quoting import can_quote, quotes, word_runs
 from .table_mode import OneNightNarrator
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 CHAT_PHASES = ("lobby", "day", "reveal")  # rules/000 s5b: no talk in the night or the vote
 QUOTE_REFUSED = gettext_lazy(
     "That repeats the moderator's private message word for word, which the rules forbid"
@@ -50,7 +53,7 @@ class OneNight(Family):
 
     name = "onenight"
     title = gettext_lazy("One Night")
-    rulesets: Mapping[str, str] = {
+    rulesets: Mapping[str, StrOrPromise] = {
         Ruleset.HOUSE.value: gettext_lazy("House rules (rules/000)"),
         Ruleset.OFFICIAL.value: gettext_lazy("Official rules (rules/002)"),
     }

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -24,6 +24,9 @@ from . import options as table_options
 from .engine import NOBODY, RULESETS
 from .engine.abilities import has_now
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 PACK = "pack"  # the werewolves' private chat (rules/001: "a private group message")
 GRAVEYARD = "graveyard"  # the dead and the watchers
 
@@ -33,7 +36,7 @@ class Werewolf(Family):
 
     name = "werewolf"
     title = gettext_lazy("Werewolf")
-    rulesets: Mapping[str, str] = {
+    rulesets: Mapping[str, StrOrPromise] = {
         "forum": gettext_lazy("Forum game (rules/001)"),
         "oxford": gettext_lazy("Oxford game (rules/003)"),
         "classic": gettext_lazy("1.7.0 game (rules/004)"),
