@@ -46,12 +46,12 @@ class ReadOnlyInline(admin.TabularInline):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
         if _secrets_visible(request, obj):
-            return [*self.public_fields, *self.secret_fields]
-        return list(self.public_fields)
+            return (*self.public_fields, *self.secret_fields)
+        return self.public_fields
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
         return self.get_fields(request, obj)
 
 
@@ -140,12 +140,14 @@ class TableAdmin(admin.ModelAdmin):
             SHOW_SECRETS,
         )
 
-    def get_fields(self, request: HttpRequest, obj: Table | None = None) -> list[str]:
+    def get_fields(self, request: HttpRequest, obj: Table | None = None) -> tuple[str, ...]:
         if _secrets_visible(request, obj):
-            return [*self.public_fields, *self.secret_fields]
-        return list(self.public_fields)
+            return (*self.public_fields, *self.secret_fields)
+        return self.public_fields
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> list[str]:
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: Table | None = None
+    ) -> tuple[str, ...]:
         return self.get_fields(request, obj)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -161,8 +163,11 @@ class TableAdmin(admin.ModelAdmin):
     ) -> Any:
         if request.method == "GET" and request.GET.get(SHOW_SECRETS) == "1":
             table = self.get_object(request, object_id)
-            allowed = table is not None and self.has_view_permission(request, table)
-            if allowed and table.stage == Stage.PLAYING:
+            if (
+                table is not None
+                and self.has_view_permission(request, table)
+                and table.stage == Stage.PLAYING
+            ):
                 services.secrets_open(table=table, user=request.user)
                 messages.warning(request, "You are looking at this game's hidden state.")
         return super().change_view(request, object_id, form_url, extra_context)

@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.middleware import HtmxDetails
 
 from games.tables import seat_codes, services
 from games.tables.clients import client_key
@@ -32,7 +33,7 @@ from games.tables.models import Seat, Stage, Table
 from games.tables.reads import table_info
 from games.tables.selectors import table_page
 from games.tables.services import ServiceError
-from games.tables.sharing import share_root
+from games.tables.sharing import ShareRoot, share_root
 from games.tables.watching import (
     key_holds,
     may_watch,
@@ -48,6 +49,13 @@ REMEMBERED_SEATS = 40
 # A seat token's shape (models.new_seat_token) and the longest one the column holds.
 SEAT_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,32}")
 TABLE_CODE = re.compile(r"[A-Za-z0-9]{1,16}")
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware (settings.MIDDLEWARE) hands it to a view: with
+    `htmx`, true when htmx sent it (django-htmx's documented way to type it)."""
+
+    htmx: HtmxDetails
 
 
 # --- Session ----------------------------------------------------------------------------------
@@ -134,8 +142,15 @@ def _seat_back_page(
     return render(request, "tables/not_seated.html", context, status=status)
 
 
+def _share_root(request: HttpRequest) -> ShareRoot:
+    """`share_root` for the address this request was sent to."""
+    scheme = request.scheme
+    assert scheme is not None  # Django's request always has one ("http" when nothing says)
+    return share_root(scheme, request.get_host())
+
+
 def render_page(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     seat: Seat | None,
     *,
     table: Table | None = None,
@@ -144,12 +159,12 @@ def render_page(
 ) -> HttpResponse:
     """The seat's page (seat None: a watcher's page of `table`), or just its panel for htmx
     requests (the chat is outside the panel)."""
-    panel_only = bool(getattr(request, "htmx", False)) and not request.htmx.history_restore_request
+    panel_only = bool(request.htmx) and not request.htmx.history_restore_request
     table = seat.table if seat is not None else table
     assert table is not None, "a watcher's page needs its table"
     page = table_page(table, seat, with_chat=not panel_only)
     # Links other devices open (invite, watch, rejoin): never this machine's loopback address.
-    shared = share_root(request.scheme, request.get_host())
+    shared = _share_root(request)
     context = {
         **page.panel.context,
         "page": page,
@@ -358,7 +373,7 @@ def seat_back_link(request: HttpRequest, code: str, key: str) -> HttpResponse:
 
 
 @require_GET
-def table_view(request: HttpRequest, code: str) -> HttpResponse:
+def table_view(request: HtmxHttpRequest, code: str) -> HttpResponse:
     table, seat = _table_and_seat(request, code)
     if table is None:
         return _no_table(request)
@@ -407,7 +422,7 @@ def watch(request: HttpRequest, code: str, key: str) -> HttpResponse:
 
 
 @require_GET
-def panel(request: HttpRequest, code: str) -> HttpResponse:
+def panel(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The seat's panel (what a page fetches when its socket is down): 204 when the page
     already shows this version (`?version=`)."""
     table, seat = _table_and_seat(request, code)
@@ -429,7 +444,7 @@ def seat_post(handler: Callable[..., object]) -> Callable[..., HttpResponse]:
 
     @require_POST
     @wraps(handler)
-    def view(request: HttpRequest, code: str, **kwargs: object) -> HttpResponse:
+    def view(request: HtmxHttpRequest, code: str, **kwargs: object) -> HttpResponse:
         table, seat = _table_and_seat(request, code)
         if table is None:
             return _no_table(request)
@@ -446,7 +461,7 @@ def seat_post(handler: Callable[..., object]) -> Callable[..., HttpResponse]:
             seat.table = changed  # the table as the service stored it
         else:
             seat.table.refresh_from_db()
-        if not getattr(request, "htmx", False):
+        if not request.htmx:
             return HttpResponseRedirect(reverse("table", args=[seat.table.code]))
         return render_page(request, seat)
 
@@ -487,14 +502,14 @@ def seat_code(request: HttpRequest, seat: Seat) -> HttpResponse:
         "table": shown.table,
         "player": shown.name,
         "code": seat_codes.readable(code),
-        "link": share_root(request.scheme, request.get_host()).root + path,
+        "link": _share_root(request).root + path,
         "minutes": seat_codes.WINDOW_MINUTES,
     }
     return render(request, "tables/seat_code.html", context)
 
 
 @seat_post
-def leave(request: HttpRequest, seat: Seat) -> HttpResponse:
+def leave(request: HtmxHttpRequest, seat: Seat) -> HttpResponse:
     """A player leaves the lobby (a leaving host passes the role on); their browser forgets
     the seat and goes home."""
     services.seat_leave(seat=seat)
@@ -532,7 +547,7 @@ def move(request: HttpRequest, seat: Seat, kind: str) -> Table:
 
 
 @require_POST
-def chat(request: HttpRequest, code: str) -> HttpResponse:
+def chat(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """A chat line. The line reaches every page (this one too) by the socket; the answer is
     the emptied form, or the form with what was typed and why it was refused."""
     table, seat = _table_and_seat(request, code)
@@ -546,19 +561,19 @@ def chat(request: HttpRequest, code: str) -> HttpResponse:
     try:
         services.chat_post(seat=seat, text=text, channel=channel)
     except ServiceError as error:
-        if not getattr(request, "htmx", False):
+        if not request.htmx:
             return render_page(request, seat, error=str(error), status=error.status)
         closed = isinstance(error, services.WrongStageError)
         context.update(text=text, error=None if closed else str(error), closed=str(error))
         context["writable"] = not closed
         return render(request, "tables/chat_form.html", context, status=error.status)
-    if not getattr(request, "htmx", False):
+    if not request.htmx:
         return HttpResponseRedirect(reverse("table", args=[table.code]))
     return render(request, "tables/chat_form.html", context)
 
 
 @require_POST
-def play_again(request: HttpRequest, code: str) -> HttpResponse:
+def play_again(request: HtmxHttpRequest, code: str) -> HttpResponse:
     table, seat = _table_and_seat(request, code)
     if table is None:
         return _no_table(request)
@@ -572,9 +587,9 @@ def play_again(request: HttpRequest, code: str) -> HttpResponse:
     return _go(request, reverse("table", args=[new_seat.table.code]))
 
 
-def _go(request: HttpRequest, target: str) -> HttpResponse:
+def _go(request: HtmxHttpRequest, target: str) -> HttpResponse:
     """Send the browser to `target`: htmx follows HX-Redirect, a plain form the redirect."""
-    if getattr(request, "htmx", False):
+    if request.htmx:
         response = HttpResponse(status=204)
         response["HX-Redirect"] = target
         return response

@@ -100,7 +100,7 @@ def seat_at(table: Table, seat_id: int) -> Seat:
 def expect_stage(table: Table, *stages: str) -> None:
     """WrongStageError, saying where the table is, unless it is in one of `stages`."""
     if table.stage not in stages:
-        messages = {
+        messages: dict[str, str] = {
             Stage.LOBBY: _("The game has not started yet."),
             Stage.PLAYING: _("The game has started: that can't be done now."),
             Stage.OVER: _("This game is over."),
