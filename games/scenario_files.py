@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from typing import Any, ClassVar, TextIO
+from typing import Any
 
 from django.core.management.base import (
     BaseCommand,
@@ -65,7 +65,10 @@ def _lines(text: str) -> list[str]:
 class ScenarioCommand(BaseCommand):
     """A command that plays scenario files through `run` (a pure engine's runner)."""
 
-    run: ClassVar[Callable[[Any], dict[str, Any]]]
+    @staticmethod
+    def run(scenario: Any) -> dict[str, Any]:
+        """The engine's runner: one parsed scenario in, its result out (set by each command)."""
+        raise NotImplementedError
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="a scenario file (JSON or JSON Lines), or - for stdin")
@@ -76,7 +79,7 @@ class ScenarioCommand(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         text = self._read(options["file"])
         run = type(self).run
-        out: TextIO = self.stdout._out  # write results unstyled, exactly as JSON
+        out = self.stdout  # never styled (Django styles only stderr): exactly as JSON
         lines = _lines(text)
         if len(lines) > 1 and not _is_single_value(text):
             # JSON Lines: exactly one result line per input line, blank lines included.

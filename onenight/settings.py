@@ -154,7 +154,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": os.environ.get("ONENIGHT_SQLITE_PATH", DATA_DIR / "onenight.sqlite3"),
+            "NAME": os.environ.get("ONENIGHT_SQLITE_PATH", str(DATA_DIR / "onenight.sqlite3")),
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,

@@ -160,7 +160,7 @@ class WerewolfBot(discord.Client):
         for text in private_texts:
             await self._direct(message.author, text)
 
-    async def _direct(self, user: discord.abc.User, text: str) -> bool:
+    async def _direct(self, user: discord.User | discord.Member, text: str) -> bool:
         try:
             for part in chunks(text):
                 await user.send(part)

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import logging
 import os
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 
 class Command(BaseCommand):
     help = "Run the Discord bot of rules/000. The bot's token comes from DISCORD_TOKEN."
 
-    def add_arguments(self, parser):  # type: ignore[no-untyped-def]
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--poll", type=float, default=2.0, help="seconds between two looks at the database"
         )
 
-    def handle(self, *args: object, **options: object) -> None:
+    def handle(self, *args: Any, **options: Any) -> None:
         token = os.environ.get("DISCORD_TOKEN", "").strip()
         if not token:
             raise CommandError(
@@ -25,5 +26,5 @@ class Command(BaseCommand):
             )
         from games.chatbot.discord_bot import WerewolfBot
 
-        bot = WerewolfBot(poll_seconds=float(options["poll"]))  # type: ignore[arg-type]
+        bot = WerewolfBot(poll_seconds=float(options["poll"]))
         bot.run(token, log_level=logging.INFO)
