@@ -1,7 +1,7 @@
 # One Night: the two commands of the README, and what they need.
 #   make run   - set up, then serve the app on embedded defaults at http://127.0.0.1:8000
 #                (HOST=0.0.0.0: phones on the network too; it prints the address to share)
-#   make test  - set up (Python packages and Debian's chromium), then run ruff and every test
+#   make test  - set up (Python packages and Debian's chromium), then run ruff, mypy and every test
 # Both work on a fresh clone; nothing else needs installing by hand.
 
 PYTHON ?= python3
@@ -55,6 +55,7 @@ run: install
 test: install browser gettext
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	@if $(BIN)/python bin/services-answer; then \
 		echo "PostgreSQL and Redis answer: running the suite against them as well"; \
@@ -67,6 +68,7 @@ test: install browser gettext
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: install
 	$(BIN)/ruff check --fix .
