@@ -181,7 +181,8 @@ class WerewolfBot(discord.Client):
                 )
             except (discord.NotFound, discord.Forbidden):
                 continue
-            places.append((channel, after))  # type: ignore[arg-type]
+            assert isinstance(channel, discord.abc.Messageable)  # one players wrote in
+            places.append((channel, after))
         for user_id, after in accounts:
             try:
                 user = self.get_user(int(user_id)) or await self.fetch_user(int(user_id))
@@ -254,7 +255,8 @@ class WerewolfBot(discord.Client):
         channel_id, text = notice
         try:
             channel = self.get_channel(int(channel_id)) or await self.fetch_channel(int(channel_id))
-            await channel.send(text, allowed_mentions=SILENT)  # type: ignore[union-attr]
+            assert isinstance(channel, discord.abc.Messageable)  # one the player wrote in
+            await channel.send(text, allowed_mentions=SILENT)
         except discord.HTTPException:
             log.warning("could not tell channel %s about %s", channel_id, item.to)
 

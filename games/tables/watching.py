@@ -28,6 +28,7 @@ import hashlib
 import hmac
 
 from django.conf import settings
+from django.contrib.sessions.backends.base import SessionBase
 from django.urls import reverse
 
 from games.tables.family import PUBLIC, TableInfo, family_named
@@ -124,13 +125,13 @@ def _watches(session: object) -> dict[str, str]:
     return {c: k for c, k in stored.items() if isinstance(c, str) and k in KEYS}
 
 
-def remember_watching(session: object, code: str, key: str = LOBBY) -> None:
+def remember_watching(session: SessionBase, code: str, key: str = LOBBY) -> None:
     """Keep `code` in this browser's (signed) session as a table it watches by `key`."""
     watches = _watches(session)
     watches.pop(code, None)  # re-inserted last: the newest
     watches[code] = key
     kept = list(watches.items())[-REMEMBERED_WATCHES:]
-    session[SESSION_WATCHING] = dict(kept)  # type: ignore[index]
+    session[SESSION_WATCHING] = dict(kept)
 
 
 def is_watching(session: object, code: str) -> bool:
