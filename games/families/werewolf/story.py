@@ -42,7 +42,9 @@ def told_lines(info: Mapping[str, object]) -> list[str]:
             % {"player": info["attack_blocked"]}
         )
     if "werewolves" in info:
-        pack = names.joined(info["werewolves"])  # type: ignore[arg-type]
+        werewolves = info["werewolves"]
+        assert isinstance(werewolves, list | tuple)  # names (abilities._meet_pack)
+        pack = names.joined(werewolves)
         dark = info.get("dark_villager")
         if dark:
             lines.append(
@@ -52,7 +54,9 @@ def told_lines(info: Mapping[str, object]) -> list[str]:
         else:
             lines.append(_("The werewolves are %(players)s.") % {"players": pack})
     if "cultists" in info:
-        cult = names.joined(info["cultists"])  # type: ignore[arg-type]
+        cultists = info["cultists"]
+        assert isinstance(cultists, list | tuple)  # names (abilities._meet_cult)
+        cult = names.joined(cultists)
         lines.append(_("The cultists are %(players)s.") % {"players": cult})
     if "attacked" in info and "protected" not in info:
         victim = info["attacked"]

@@ -93,12 +93,12 @@ def max_players(ruleset: Ruleset) -> int:
 
 def parse_role(name: object) -> Role:
     """The role with this lower-case name, or an error naming the unknown card."""
-    try:
-        return Role(name)  # type: ignore[arg-type]
-    except ValueError:
-        raise InvalidDeckError(
-            _("%(name)s is not a role of this game.") % {"name": shown(name)}
-        ) from None
+    if isinstance(name, str):
+        try:
+            return Role(name)
+        except ValueError:
+            pass
+    raise InvalidDeckError(_("%(name)s is not a role of this game.") % {"name": shown(name)})
 
 
 def not_in_rules(role: Role, ruleset: Ruleset) -> str:

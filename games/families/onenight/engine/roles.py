@@ -58,6 +58,7 @@ class Role(StrEnum):
     VILLAGER = "villager"
     TANNER = "tanner"
 
+    # A property in place of str.title (Role is a StrEnum): the card's name, on purpose.
     @property
     def title(self) -> str:  # type: ignore[override]
         """The name as a player reads it ("Doppelganger", "Werewolf"), in the reader's language.
