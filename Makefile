@@ -93,4 +93,4 @@ serve: install
 	bin/serve $(WORKERS) $(FIRST_PORT)
 
 clean:
-	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache .hypothesis test-artifacts
+	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache .mypy_cache .hypothesis test-artifacts
