@@ -382,3 +382,24 @@ def test_a_picture_in_the_games_chat_is_removed() -> None:
     reply = commands.handle(chat.sender("Ann"), "", channel_id="game", attachments=1)
     assert reply is not None and reply.delete and "screenshot" in reply.private[0]
     assert not ChatLine.objects.filter(table=table).exists()
+
+
+def test_one_centre_card_is_asked_of_the_lone_werewolf_and_the_drunk() -> None:
+    """Issue 40, defect 2: the lone werewolf views one centre card (rules/000 s6b) and the drunk
+    takes one (s4): their night letters ask for one, and only the seer's speaks of two."""
+    chat = FakeChat()
+    table = open_game(chat, ["Ann", "Ben", "Cat"], ruleset="house")
+    start_dealt(chat, table, "Ann", ["seer", "drunk", "werewolf", "villager", "villager", "robber"])
+    chat.deliver()
+    code = table.code
+
+    def night(name: str) -> str:
+        return next(m for m in chat.inbox[name] if m.startswith(f"**Game {code}, tonight:**"))
+
+    for name in ("Ben", "Cat"):
+        assert f"Send `!target {code} <one centre card>`." in night(name), name
+        assert "Centre cards: left, middle, right." in night(name).split("\n"), name
+        assert "two of them" not in night(name), name
+    seer = night("Ann")
+    assert f"Send `!target {code} <one player or two centre cards>`." in seer
+    assert "Centre cards: left, middle, right (two of them: `left middle`)." in seer

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from games.tables.family import Letter, SeatInfo, TableInfo
 from games.words import listing
@@ -75,12 +75,14 @@ def action_letter(form: ActionForm, code: str, names: Mapping[str, str] | None =
         )
         lines.append(_("Players: %(players)s.") % {"players": listing(players)})
     else:
+        one_card = any(c.value in CENTRE_POSITIONS for c in form.choices)
+        two_cards = any("," in c.value for c in form.choices)
         shapes: list[str] = []
         if players:
             shapes.append(_("one player"))
-        if any(c.value in CENTRE_POSITIONS for c in form.choices):
+        if one_card:
             shapes.append(_("one centre card"))
-        if any("," in c.value for c in form.choices):
+        if two_cards:
             shapes.append(_("two centre cards"))
         lines.append(
             # Translators: %(what)s is what to send ("one player or one centre card").
@@ -88,11 +90,19 @@ def action_letter(form: ActionForm, code: str, names: Mapping[str, str] | None =
         )
         if players:
             lines.append(_("Players: %(players)s.") % {"players": listing(players)})
-        if len(shapes) > (1 if players else 0):
+        if two_cards:
             lines.append(
                 # Translators: %(cards)s are the centre cards' words as typed: left, middle,
                 # right. Keep `left middle` as it is.
                 _("Centre cards: %(cards)s (two of them: `left middle`).") % {"cards": CENTRE}
+            )
+        elif one_card:
+            # The lone werewolf (rules/000 s6b) and the drunk (s4) take one card: no pair shown.
+            lines.append(
+                # Translators: %(cards)s are the centre cards' words as typed: left, middle,
+                # right.
+                pgettext("the centre cards to pick from", "Centre cards: %(cards)s.")
+                % {"cards": CENTRE}
             )
     if form.allow_none and form.kind in ("pair", "choice"):
         lines.append(_("Or send `!target %(code)s` for no action.") % {"code": code})
