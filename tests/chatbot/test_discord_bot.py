@@ -204,7 +204,7 @@ async def test_messages_sent_while_the_bot_was_down_are_handled_when_it_returns(
     state = backend.get_state()
     state.stop_dispatch()
     dm = await discord_.members["Ann"].create_dm()
-    target = backend.make_message(f"!target {code}", discord_.members["Ann"], dm)
+    target = backend.make_message(f"!target {code} nobody", discord_.members["Ann"], dm)
     talk = backend.make_message("is it day yet?", discord_.members["Ben"], discord_.channel)
     state.start_dispatch()
     table = await sync_to_async(Table.objects.get)(code=code)
