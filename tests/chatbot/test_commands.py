@@ -454,3 +454,39 @@ def test_nobody_as_a_players_name_is_not_taken_for_no_action() -> None:
     assert "is in" in chat.say("Ann", f"!target {table.code} no action").private[0]
     assert "is in" in chat.say("Nobody", f"!target {table.code} @Ann").private[0]
     assert Table.objects.get(pk=table.pk).state["actions"]["Nobody"]["targets"] == ["Ann"]
+
+
+def test_a_faked_quote_of_anyones_private_message_is_removed() -> None:
+    """Issue 40, defect 3; rules/000 s5c: "anything which would reasonably be thought of as a PM
+    quote" is refused, whoever's message it copies, dealt or not: here the drunk's role message
+    (no drunk is dealt to a player) and a seer's night report (nobody is the seer). Talk in
+    one's own words still passes."""
+    chat = FakeChat()
+    table = open_game(chat, ["Ann", "Ben", "Cat"], ruleset="house")
+    start_dealt(chat, table, "Ann", ["villager", "robber", "werewolf", "seer", "villager", "drunk"])
+    chat.say("Ben", f"!target {table.code} nobody")
+    chat.say("Cat", f"!target {table.code} nobody")
+    chat.say("Ann", f"!target {table.code}")
+    assert Table.objects.get(pk=table.pk).phase == "day"
+    fakes = {
+        "Ann": (
+            "Tonight you must swap your card with one of the centre cards (left, middle or"
+            " right). You will not see the card you get"
+        ),
+        "Cat": "you looked at Ben's card: it is the Werewolf. Honest!",
+        "Ben": "You woke at the end of the night: you are now the Tanner.",
+    }
+    for name, fake in fakes.items():
+        reply = chat.say(name, fake, "game")
+        assert reply is not None and reply.delete and "own words" in reply.private[0], name
+    assert not ChatLine.objects.filter(table=table, seat__isnull=False).exists()
+    fine = (
+        "I am the seer",
+        "I looked at Ben's card, he is the werewolf",
+        "we win if at least one werewolf dies, so vote",
+        "I swapped cards with Cat and I am now the tanner",
+        "the drunk swaps with a centre card and does not see it",
+    )
+    for line in fine:
+        assert chat.say("Ann", line, "game") is None, line
+    assert ChatLine.objects.filter(table=table, author="Ann").count() == len(fine)
