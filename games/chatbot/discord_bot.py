@@ -9,7 +9,8 @@ two would both send what is owed.
 
 A restart loses nothing: what the bot owes is worked out from the database (relay.py), and the
 messages sent to it while it was away are read from the game channels' and players' private
-histories when it comes back (`catch_up_messages`), after the last one it handled.
+histories when it comes back (`catch_up_messages`), after the last one it handled (a player who
+never wrote to it privately, from when they sat down).
 
 The bot needs the Message Content intent (Discord's developer portal, "Bot" page), the
 permission to send messages in its channels and, to remove a `!target` written in public, to
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import discord
 from asgiref.sync import sync_to_async
@@ -31,6 +32,9 @@ from . import commands, relay
 log = logging.getLogger(__name__)
 SERVICE = "discord"
 LIMIT = 1900  # Discord refuses messages past 2,000 characters
+# How far before a member sat down the catch-up reads their private messages, when the bot never
+# handled one from them: our clock and Discord's may differ a little.
+CLOCK_DRIFT = timedelta(minutes=1)
 # Nothing the bot posts may ping anyone: a web player's "@everyone" stays text.
 SILENT = discord.AllowedMentions.none()
 
@@ -170,10 +174,11 @@ class WerewolfBot(discord.Client):
         return True
 
     async def catch_up_messages(self) -> int:
-        """Handle what players sent while the bot was away, oldest first; how many."""
+        """Handle what players sent while the bot was away, oldest first; how many. A channel
+        or member Discord cannot give now (an error other than gone or forbidden) is skipped
+        and logged: what was sent there stays unhandled, so the next start reads it."""
         channels, accounts = await sync_to_async(relay.missed)(SERVICE)
-        count = 0
-        places: list[tuple[discord.abc.Messageable, int]] = []
+        places: list[tuple[discord.abc.Messageable, discord.abc.Snowflake | datetime]] = []
         for channel_id, after in channels:
             try:
                 channel = self.get_channel(int(channel_id)) or await self.fetch_channel(
@@ -181,18 +186,32 @@ class WerewolfBot(discord.Client):
                 )
             except (discord.NotFound, discord.Forbidden):
                 continue
+            except discord.HTTPException as error:
+                log.warning("catch-up: channel %s unavailable (%s): skipped", channel_id, error)
+                continue
             assert isinstance(channel, discord.abc.Messageable)  # one players wrote in
-            places.append((channel, after))
-        for user_id, after in accounts:
+            places.append((channel, discord.Object(id=after)))
+        for user_id, after, since in accounts:
+            # Never written to privately: from when they sat down (less the clocks' drift).
+            start = discord.Object(id=after) if after else since - CLOCK_DRIFT
             try:
                 user = self.get_user(int(user_id)) or await self.fetch_user(int(user_id))
-                places.append((await user.create_dm(), after))
+                places.append((await user.create_dm(), start))
             except (discord.NotFound, discord.Forbidden):
                 continue
-        for place, after in places:
-            async for message in place.history(after=discord.Object(id=after), oldest_first=True):
-                await self.on_message(message)
-                count += 1
+            except discord.HTTPException as error:
+                log.warning("catch-up: member %s unavailable (%s): skipped", user_id, error)
+                continue
+        count = 0
+        for place, since_then in places:
+            try:
+                async for message in place.history(after=since_then, oldest_first=True):
+                    if message.author.bot:
+                        continue
+                    await self.on_message(message)
+                    count += 1
+            except discord.HTTPException as error:
+                log.warning("catch-up: reading %s failed (%s): the rest waits", place, error)
         return count
 
     # --- Messages out ----------------------------------------------------------------------------

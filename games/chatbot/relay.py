@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Min
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -181,14 +182,19 @@ def handled(service: str, user_id: str, channel_id: str | None, message_id: int)
         ).update(last_message=message_id)
 
 
-def missed(service: str) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
-    """Where a restarted bot must read what came while it was away: the game channels and the
-    players' private messages of games not over, each with the last message handled there."""
+def missed(service: str) -> tuple[list[tuple[str, int]], list[tuple[str, int, datetime]]]:
+    """Where a restarted bot must read what came while it was away: the game channels of games
+    not over, each with the last message handled there, and the private messages of every
+    account playing such a game, each with the last one handled from it (0: none yet) and when
+    its earliest seat still playing was linked. An account that never wrote to the bot
+    privately (it joined in a channel) is read from that time: a `!target` it sent while the
+    bot was down is its first private message."""
     channels = GameChannel.objects.filter(service=service, done=False, last_message__gt=0)
-    live = SeatLink.objects.filter(account__service=service, done=False)
-    accounts = ChatAccount.objects.filter(
-        pk__in=live.values("account_id"), last_private__gt=0
-    ).values_list("user_id", "last_private")
+    accounts = (
+        ChatAccount.objects.filter(service=service, links__done=False)
+        .annotate(since=Min("links__linked_at"))
+        .values_list("user_id", "last_private", "since")
+    )
     return list(channels.values_list("channel_id", "last_message")), list(accounts)
 
 

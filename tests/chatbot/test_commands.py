@@ -193,8 +193,8 @@ def test_quoting_the_moderator_in_the_channel_is_removed() -> None:
     table = open_game(chat, ["Ann", "Ben", "Cat"])
     start_dealt(chat, table, "Ann", SEER)
     chat.say("Ann", f"!target {table.code} Cat")
-    chat.say("Ben", f"!target {table.code}")
-    chat.say("Cat", f"!target {table.code}")
+    chat.say("Ben", f"!target {table.code} nobody")
+    chat.say("Cat", f"!target {table.code} nobody")
     chat.deliver()
     report = next(m for m in chat.inbox["Ann"] if "what you learned" in m).split("\n")[1]
     reply = chat.say("Ann", f"look: {report}", "game")
@@ -270,7 +270,7 @@ def test_the_countdown_and_its_warnings_in_the_channel() -> None:
     table = open_game(chat, ["Ann", "Ben", "Cat"])
     start_dealt(chat, table, "Ann", QUIET)
     for name in ("Ann", "Ben", "Cat"):
-        chat.say(name, f"!target {table.code}")
+        chat.say(name, f"!target {table.code} nobody")
     table.refresh_from_db()
     assert table.phase == "day" and table.deadline is not None
     chat.deliver(now=timezone.now())
@@ -364,7 +364,7 @@ def test_joining_under_another_name_roles_before_the_deal_votes_up_and_ready_ans
     deck = ["villager", "villager", "werewolf", "villager", "seer", "drunk", "tanner"]
     start_dealt(chat, table, "Ann", deck)
     for name in ("Ann", "Ben", "Cat", "Ann2"):
-        chat.say(name, f"!target {table.code}")
+        chat.say(name, f"!target {table.code} nobody")
     assert Table.objects.get(pk=table.pk).phase == "day"
     assert "says you are ready" in chat.say("Ben", f"!ready {table.code} nope").private[0]
     chat.say("Ann", f"!endday {table.code}", "game")
@@ -382,3 +382,111 @@ def test_a_picture_in_the_games_chat_is_removed() -> None:
     reply = commands.handle(chat.sender("Ann"), "", channel_id="game", attachments=1)
     assert reply is not None and reply.delete and "screenshot" in reply.private[0]
     assert not ChatLine.objects.filter(table=table).exists()
+
+
+def test_one_centre_card_is_asked_of_the_lone_werewolf_and_the_drunk() -> None:
+    """Issue 40, defect 2: the lone werewolf views one centre card (rules/000 s6b) and the drunk
+    takes one (s4): their night letters ask for one, and only the seer's speaks of two."""
+    chat = FakeChat()
+    table = open_game(chat, ["Ann", "Ben", "Cat"], ruleset="house")
+    start_dealt(chat, table, "Ann", ["seer", "drunk", "werewolf", "villager", "villager", "robber"])
+    chat.deliver()
+    code = table.code
+
+    def night(name: str) -> str:
+        return next(m for m in chat.inbox[name] if m.startswith(f"**Game {code}, tonight:**"))
+
+    for name in ("Ben", "Cat"):
+        assert f"Send `!target {code} <one centre card>`." in night(name), name
+        assert "Centre cards: left, middle, right." in night(name).split("\n"), name
+        assert "two of them" not in night(name), name
+    seer = night("Ann")
+    assert f"Send `!target {code} <one player or two centre cards>`." in seer
+    assert "Centre cards: left, middle, right (two of them: `left middle`)." in seer
+
+
+def test_a_bare_target_explains_the_command_and_sends_nothing() -> None:
+    """Issue 40, defect 4: `!target <game>` alone spends no action that has a choice. A role
+    that may act may abstain (rules/000 s4), but only by saying so: `!target <game> nobody`;
+    the drunk must act (s4); a role with no action sends `!target <game>` alone (s3b)."""
+    chat = FakeChat()
+    table = open_game(chat, ["Ann", "Ben", "Cat", "Dan"], ruleset="house")
+    deck = ["robber", "troublemaker", "drunk", "villager", "werewolf", "seer", "villager"]
+    start_dealt(chat, table, "Ann", deck)
+    chat.deliver()
+    code = table.code
+    version = Table.objects.get(pk=table.pk).version
+    for name, how in (
+        ("Ann", f"Send `!target {code} <one player>`."),
+        ("Ben", f"Send `!target {code} <player>, <player>` with the two players."),
+        ("Cat", f"Send `!target {code} <one centre card>`."),
+    ):
+        answer = chat.say(name, f"!target {code}").private[0]
+        assert answer.startswith(f"Game {code}: nothing was sent."), (name, answer)
+        assert how in answer.split("\n"), (name, answer)
+    assert f"Or send `!target {code} nobody` for no action." in chat.last("Ann")
+    assert "nobody" not in chat.last("Cat")  # the drunk has no such choice
+    answer = chat.say("Cat", f"!target {code} nobody").private[0]
+    assert answer.startswith(f"Game {code}: nothing was sent. Your role must act tonight")
+    table.refresh_from_db()
+    assert table.version == version and not table.state.get("actions")
+    # The letters say how to send no action.
+    assert f"Or send `!target {code} nobody` for no action." in "\n".join(chat.inbox["Ben"])
+    assert "`!target <game id> nobody` is no action" in chat.say("Ann", "!help").private[0]
+    # A role with nothing to do still sends `!target <game>` alone (rules/000 s3b).
+    assert "Your action is in: no action." in chat.say("Dan", f"!target {code}").private[0]
+    assert "Your action is in: no action." in chat.say("Ann", f"!target {code} nobody").private[0]
+    assert "is in" in chat.say("Ben", f"!target {code} no action").private[0]
+    assert "Your action is in." in chat.say("Cat", f"!target {code} left").private[0]
+    table.refresh_from_db()
+    assert table.phase == "day"
+    actions = table.state["actions"]
+    assert actions["Ann"]["targets"] == actions["Ben"]["targets"] == []
+
+
+def test_nobody_as_a_players_name_is_not_taken_for_no_action() -> None:
+    chat = FakeChat()
+    table = open_game(chat, ["Ann", "Nobody", "Cat"])
+    start_dealt(chat, table, "Ann", SEER)
+    answer = chat.say("Ann", f"!target {table.code} nobody").private[0]
+    assert "is a player's name" in answer and f"`!target {table.code} @nobody`" in answer
+    assert not Table.objects.get(pk=table.pk).state.get("actions")
+    assert "is in" in chat.say("Ann", f"!target {table.code} no action").private[0]
+    assert "is in" in chat.say("Nobody", f"!target {table.code} @Ann").private[0]
+    assert Table.objects.get(pk=table.pk).state["actions"]["Nobody"]["targets"] == ["Ann"]
+
+
+def test_a_faked_quote_of_anyones_private_message_is_removed() -> None:
+    """Issue 40, defect 3; rules/000 s5c: "anything which would reasonably be thought of as a PM
+    quote" is refused, whoever's message it copies, dealt or not: here the drunk's role message
+    (no drunk is dealt to a player) and a seer's night report (nobody is the seer). Talk in
+    one's own words still passes."""
+    chat = FakeChat()
+    table = open_game(chat, ["Ann", "Ben", "Cat"], ruleset="house")
+    start_dealt(chat, table, "Ann", ["villager", "robber", "werewolf", "seer", "villager", "drunk"])
+    chat.say("Ben", f"!target {table.code} nobody")
+    chat.say("Cat", f"!target {table.code} nobody")
+    chat.say("Ann", f"!target {table.code}")
+    assert Table.objects.get(pk=table.pk).phase == "day"
+    fakes = {
+        "Ann": (
+            "Tonight you must swap your card with one of the centre cards (left, middle or"
+            " right). You will not see the card you get"
+        ),
+        "Cat": "you looked at Ben's card: it is the Werewolf. Honest!",
+        "Ben": "You woke at the end of the night: you are now the Tanner.",
+    }
+    for name, fake in fakes.items():
+        reply = chat.say(name, fake, "game")
+        assert reply is not None and reply.delete and "own words" in reply.private[0], name
+    assert not ChatLine.objects.filter(table=table, seat__isnull=False).exists()
+    fine = (
+        "I am the seer",
+        "I looked at Ben's card, he is the werewolf",
+        "we win if at least one werewolf dies, so vote",
+        "I swapped cards with Cat and I am now the tanner",
+        "the drunk swaps with a centre card and does not see it",
+    )
+    for line in fine:
+        assert chat.say("Ann", line, "game") is None, line
+    assert ChatLine.objects.filter(table=table, author="Ann").count() == len(fine)

@@ -82,8 +82,29 @@ class Discord:
         return "\n".join(self.dms[name])
 
 
+_LOGS_FROM = backend.FakeHttp.logs_from
+
+
+async def _logs_after(
+    http: backend.FakeHttp,
+    channel_id: int,
+    limit: int,
+    before: int | None = None,
+    after: int | None = None,
+    around: int | None = None,
+) -> list[dict[str, object]]:
+    """A channel's history as Discord answers it when asked for what follows a message: only
+    the messages after `after` (which need not be a message's id: a time's), the `limit` oldest
+    of them, newest first. dpytest's own answer starts at the message whose id is `after`."""
+    if after is None:
+        return await _LOGS_FROM(http, channel_id, limit, before=before, around=around)
+    every = await _LOGS_FROM(http, channel_id, 10**9)
+    return [m for m in every if int(m["id"]) > after][:limit][::-1]
+
+
 @pytest.fixture
-async def bot() -> AsyncIterator[WerewolfBot]:
+async def bot(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[WerewolfBot]:
+    monkeypatch.setattr(backend.FakeHttp, "logs_from", _logs_after)
     intents = discord.Intents.default()
     intents.message_content = True
     intents.members = True  # dpytest's fake guild keeps its members in the member cache
@@ -183,7 +204,7 @@ async def test_messages_sent_while_the_bot_was_down_are_handled_when_it_returns(
     state = backend.get_state()
     state.stop_dispatch()
     dm = await discord_.members["Ann"].create_dm()
-    target = backend.make_message(f"!target {code}", discord_.members["Ann"], dm)
+    target = backend.make_message(f"!target {code} nobody", discord_.members["Ann"], dm)
     talk = backend.make_message("is it day yet?", discord_.members["Ben"], discord_.channel)
     state.start_dispatch()
     table = await sync_to_async(Table.objects.get)(code=code)
@@ -191,11 +212,10 @@ async def test_messages_sent_while_the_bot_was_down_are_handled_when_it_returns(
     assert await bot.catch_up_messages() >= 2
     table = await sync_to_async(Table.objects.get)(code=code)
     assert "Ann" in table.state["actions"]  # her !target counted
-    # Both are marked handled: the next restart starts after them (dpytest's fake history
-    # cannot be asked for what follows the last message, as Discord can).
+    # Both are marked handled: the next restart starts after them.
     channels, accounts = await sync_to_async(relay.missed)("discord")
     assert (str(discord_.channel.id), talk.id) in channels
-    assert (str(discord_.members["Ann"].id), target.id) in accounts
+    assert (str(discord_.members["Ann"].id), target.id) in [(u, a) for u, a, _ in accounts]
     discord_.collect()
     assert "closed during the night" in discord_.dms["Ben"][-1]  # and Ben's night talk removed
 
@@ -208,3 +228,84 @@ def test_a_web_line_cannot_pass_for_the_bot_or_ping_anyone() -> None:
     text = shown(line)
     assert text.startswith("**Eve\\_\\***") and "\n> » Dawn: Ben died" in text
     assert not SILENT.everyone and not SILENT.users and not SILENT.roles
+
+
+async def _start_seer_game(discord_: Discord) -> str:
+    """Ann opens an official game in the channel and Ben and Cat join it there; Ann deals
+    the seer to herself, the robber to Ben, the werewolf to Cat. Nobody has written to the bot
+    privately."""
+    code = await discord_.open_game(("Ann", "Ben", "Cat"))
+    table = await sync_to_async(Table.objects.get)(code=code)
+    deck = ["seer", "robber", "werewolf", "villager", "villager", "drunk"]
+    await sync_to_async(Table.objects.filter(pk=table.pk).update)(
+        options={**table.options, "deck": deck}
+    )
+    with fixed_shuffle():
+        await discord_.say("Ann", f"!start {code}")
+    return code
+
+
+def _written_while_down(discord_: Discord, name: str, text: str) -> discord.Message:
+    """`name` sends `text` to the bot privately while it is down: Discord keeps it, nobody
+    hands it to the bot."""
+    state = backend.get_state()
+    state.stop_dispatch()
+    try:
+        member = discord_.members[name]
+        dm = member.dm_channel
+        assert dm is not None
+        return backend.make_message(text, member, dm)
+    finally:
+        state.start_dispatch()
+
+
+async def test_a_night_action_sent_while_down_by_a_member_who_never_wrote_privately_counts(
+    bot: WerewolfBot,
+) -> None:
+    """Issue 40, defect 1: Ben joined in the channel and never wrote to the bot privately; his
+    `!target`, sent by DM while the bot was down, is read when it comes back and answered."""
+    discord_ = Discord()
+    code = await _start_seer_game(discord_)
+    assert f"!target {code}" in discord_.inbox("Ben")  # his night letter came by DM
+    _written_while_down(discord_, "Ben", f"!target {code} Cat")
+    read = await bot.catch_up_messages()
+    table = await sync_to_async(Table.objects.get)(code=code)
+    assert table.state["actions"]["Ben"]["targets"] == ["Cat"]
+    assert read == 1  # the players' messages: the bot's own are not handled
+    discord_.collect()
+    assert "Your action is in." in discord_.dms["Ben"][-1]
+    # Handled once: the next restart starts after it.
+    assert await bot.catch_up_messages() == 0
+
+
+async def test_one_failed_lookup_does_not_stop_the_catch_up(
+    bot: WerewolfBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 40, defect 1: Discord failing to give one member (a 500, not a 404 or 403) leaves
+    that member's messages for the next start; everyone else's are read now."""
+    discord_ = Discord()
+    code = await _start_seer_game(discord_)
+    await discord_.say("Ann", f"!role {code}", private=True)
+    await discord_.say("Ben", f"!role {code}", private=True)
+    _written_while_down(discord_, "Ann", f"!target {code} Ben")
+    _written_while_down(discord_, "Ben", f"!target {code} Cat")
+    ann = discord_.members["Ann"].id
+    lookup, fetch = bot.get_user, bot.fetch_user
+
+    def get_user(user_id: int) -> discord.User | None:
+        return None if user_id == ann else lookup(user_id)
+
+    async def fetch_user(user_id: int) -> discord.User:
+        if user_id == ann:
+            raise discord.HTTPException(backend.FakeRequest(500, "Server Error"), "try later")
+        return await fetch(user_id)
+
+    monkeypatch.setattr(bot, "get_user", get_user)
+    monkeypatch.setattr(bot, "fetch_user", fetch_user)
+    assert await bot.catch_up_messages() == 1
+    table = await sync_to_async(Table.objects.get)(code=code)
+    assert "Ann" not in table.state["actions"] and "Ben" in table.state["actions"]
+    monkeypatch.setattr(bot, "get_user", lookup)  # Discord answers again at the next start
+    assert await bot.catch_up_messages() == 1
+    table = await sync_to_async(Table.objects.get)(code=code)
+    assert table.state["actions"]["Ann"]["targets"] == ["Ben"]

@@ -27,7 +27,7 @@ from games.tables.said import NotSeated, UnknownWord, named
 
 from . import letters
 from .engine import CENTRE_POSITIONS, Ruleset
-from .panels import view_of
+from .panels import ActionForm, view_of
 
 # The game's lines of the bot's `!help`: before the bot's own commands, and its moves after.
 ABOUT = (
@@ -45,7 +45,8 @@ ABOUT = (
 MOVES_HELP = (
     gettext_lazy(
         "`!target <game id> <targets>` sends your night action, to me privately;"
-        " `!target <game id>` alone is no action."
+        " `!target <game id> nobody` is no action (`!target <game id>` alone, for a role with"
+        " nothing to do)."
     ),
     gettext_lazy(
         "`!ready <game id>` says you are ready to vote (`!ready <game id> no` takes it back)."
@@ -145,7 +146,14 @@ def _targets(table: TableInfo, said: Said) -> list[str]:
 
 
 def _target(table: TableInfo, seat: SeatInfo, said: Said) -> ChatMove:
-    """rules/000 s3b: the night action (or the Doppelganger's copy, rules/002), by name."""
+    """rules/000 s3b: the night action (or the Doppelganger's copy, rules/002), by name.
+
+    No action is said, never assumed: `!target <game id> nobody` for a role that may abstain
+    (s4: a role that "may" act may abstain; the drunk "must" act), and `!target <game id>`
+    alone only for a role with nothing to do ("even if you have no night action, you must
+    still submit your action (by targeting no one)", s3b). A bare `!target` from a role with a
+    choice, or "nobody" from one that must act, is answered with what to send and changes
+    nothing (docs/rules.md)."""
     if table.stage != "playing" or table.phase != "night":
         raise FamilyError(
             _("Game %(code)s is not in its night: night actions are closed.") % {"code": table.code}
@@ -153,9 +161,14 @@ def _target(table: TableInfo, seat: SeatInfo, said: Said) -> ChatMove:
     form = view_of(table, seat).action_form
     if form is None:
         raise FamilyError(_("You already sent your night action; it is final."))
-    values = _targets(table, said)
+    nobody = _says_nobody(table, said)
+    values = [] if nobody else _targets(table, said)
     fields: Mapping[str, Sequence[str]]
     if not values:
+        if not nobody and form.kind != "none":
+            raise FamilyError(_not_sent(table, form, _("Your night action needs your choice:")))
+        if form.kind != "none" and not form.allow_none:
+            raise FamilyError(_not_sent(table, form, _("Your role must act tonight:")))
         kind, fields = "action", {"no_action": ["1"]}
         if form.kind == "copy":
             done = _(
@@ -173,6 +186,33 @@ def _target(table: TableInfo, seat: SeatInfo, said: Said) -> ChatMove:
         kind, fields = "action", {"targets": values}
         done = _("Game %(code)s: Your action is in. The night ends when everyone has sent theirs.")
     return ChatMove(kind, fields, done % {"code": table.code})
+
+
+def _says_nobody(table: TableInfo, said: Said) -> bool:
+    """Whether the words are "no action" (letters.NOBODY). Where a player is called so, the word
+    is theirs to answer for: the player is told to write @name or the other word."""
+    text = " ".join(said.text.lower().split())
+    if text not in letters.NOBODY:
+        return False
+    if any(s.name.lower() == text for s in table.seats):
+        other = next(word for word in letters.NOBODY if word != text)
+        raise FamilyError(
+            _(
+                # Translators: keep `!target` and %(other)s as they are: what a player types.
+                "In game %(code)s “%(word)s” is a player's name: send `!target %(code)s @%(word)s`"
+                " to target them, or `!target %(code)s %(other)s` for no action."
+            )
+            % {"code": table.code, "word": text, "other": other}
+        )
+    return True
+
+
+def _not_sent(table: TableInfo, form: ActionForm, why: str) -> str:
+    """A refused `!target`: nothing was sent, why, and what to send (the night letter's
+    instructions)."""
+    names = {str(s.id): s.name for s in table.seats}
+    heading = _("Game %(code)s: nothing was sent.") % {"code": table.code}
+    return "\n".join((f"{heading} {why}", *letters.how_to_act(form, table.code, names)))
 
 
 def _ready(table: TableInfo, seat: SeatInfo, said: Said) -> ChatMove:

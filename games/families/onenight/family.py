@@ -15,8 +15,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.urls import reverse
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from games.tables.family import (
     PUBLIC,
@@ -34,7 +34,7 @@ from . import panels, play
 from .chat import OneNightChat
 from .engine import CENTRE_POSITIONS, Ruleset, max_players
 from .engine.deck import MIN_PLAYERS
-from .quoting import can_quote, quotes, word_runs
+from .quoting import can_quote, fake_patterns, fakes_one, quotes, word_runs
 from .table_mode import OneNightNarrator
 
 if TYPE_CHECKING:
@@ -142,12 +142,16 @@ class OneNight(Family):
         return (Channel(PUBLIC, _("Chat"), read=True, write=writable, closed=closed),)
 
     def chat_problem(self, table: TableInfo, seat: SeatInfo, channel: str, text: str) -> str | None:
-        """rules/000 s5c: in the day, no quoting of one's private messages word for word."""
+        """rules/000 s5c: in the day, no quoting of a private message word for word, and no
+        faked quote: not of one's own messages, nor of anyone's, nor of any text the moderator
+        sends a role not dealt (quoting.py, docs/rules.md)."""
         if table.state is None or play.OneNightState(table.state).phase != "day":
             return None
         if not can_quote(text):
             return None
-        if quotes(text, word_runs(panels.private_texts(table, seat))):
+        own = word_runs(panels.private_texts(table, seat))
+        fake = fake_patterns(Ruleset(table.ruleset), get_language())
+        if quotes(text, own) or fakes_one(text, fake):
             return str(QUOTE_REFUSED)
         return None
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from games.tables.family import Letter, SeatInfo, TableInfo
 from games.words import listing
@@ -40,23 +40,38 @@ def _either(shapes: list[str]) -> str:
     return either
 
 
+# What a player sends for "no action" (rules/000 s3b: "targeting no one"): the command's words,
+# not translated. `!target <game id>` alone is no action only for a role with nothing to do.
+NOBODY = ("nobody", "no action")
+
+
 def action_letter(form: ActionForm, code: str, names: Mapping[str, str] | None = None) -> str:
     """The night's instructions for this seat's form (rules/000 s3b: "!target <game id>
     <players to target>"; a role with nothing to do still sends one, naming nobody). `names`:
     the players' names by seat id, as the form's choices post them."""
-    # Translators: the instructions of the bot's night letter. Text in backticks is what a
-    # player types: keep `!target` (and `left middle`) as it is; <player> describes what to
-    # type and is translated.
     lines = [_("**Game %(code)s, tonight:** %(prompt)s") % {"code": code, "prompt": form.prompt}]
     if form.copied is not None:
-        lines.insert(1, _("You copied the card of a %(role)s.") % {"role": form.copied.title})
+        lines.append(_("You copied the card of a %(role)s.") % {"role": form.copied.title})
+    lines += how_to_act(form, code, names)
+    lines.append(_("Your choice is final once sent."))
+    return "\n".join(lines)
+
+
+def how_to_act(form: ActionForm, code: str, names: Mapping[str, str] | None = None) -> list[str]:
+    """The lines of the night letter that say what to send for this form: the command's shape,
+    the players and centre cards to name, and how to send no action where the role may abstain
+    (rules/000 s4: a role that "may" act may abstain, the drunk "must")."""
+    lines: list[str] = []
     names = names or {}
     players = [names.get(c.value, c.label) for c in form.choices if c.value.isdigit()]
     if form.kind == "copy":
         lines.append(
+            # Translators: the instructions of the bot's night letter. Text in backticks is
+            # what a player types: keep `!target` and `nobody` as they are; <player> describes
+            # what to type and is translated.
             _(
                 "Send `!target %(code)s <player>` to copy that player's card, or"
-                " `!target %(code)s` to copy nobody."
+                " `!target %(code)s nobody` to copy nobody."
             )
             % {"code": code}
         )
@@ -75,12 +90,14 @@ def action_letter(form: ActionForm, code: str, names: Mapping[str, str] | None =
         )
         lines.append(_("Players: %(players)s.") % {"players": listing(players)})
     else:
+        one_card = any(c.value in CENTRE_POSITIONS for c in form.choices)
+        two_cards = any("," in c.value for c in form.choices)
         shapes: list[str] = []
         if players:
             shapes.append(_("one player"))
-        if any(c.value in CENTRE_POSITIONS for c in form.choices):
+        if one_card:
             shapes.append(_("one centre card"))
-        if any("," in c.value for c in form.choices):
+        if two_cards:
             shapes.append(_("two centre cards"))
         lines.append(
             # Translators: %(what)s is what to send ("one player or one centre card").
@@ -88,16 +105,26 @@ def action_letter(form: ActionForm, code: str, names: Mapping[str, str] | None =
         )
         if players:
             lines.append(_("Players: %(players)s.") % {"players": listing(players)})
-        if len(shapes) > (1 if players else 0):
+        if two_cards:
             lines.append(
                 # Translators: %(cards)s are the centre cards' words as typed: left, middle,
                 # right. Keep `left middle` as it is.
                 _("Centre cards: %(cards)s (two of them: `left middle`).") % {"cards": CENTRE}
             )
+        elif one_card:
+            # The lone werewolf (rules/000 s6b) and the drunk (s4) take one card: no pair shown.
+            lines.append(
+                # Translators: %(cards)s are the centre cards' words as typed: left, middle,
+                # right.
+                pgettext("the centre cards to pick from", "Centre cards: %(cards)s.")
+                % {"cards": CENTRE}
+            )
     if form.allow_none and form.kind in ("pair", "choice"):
-        lines.append(_("Or send `!target %(code)s` for no action.") % {"code": code})
-    lines.append(_("Your choice is final once sent."))
-    return "\n".join(lines)
+        lines.append(
+            # Translators: keep `!target` and `nobody` as they are: they are what a player types.
+            _("Or send `!target %(code)s nobody` for no action.") % {"code": code}
+        )
+    return lines
 
 
 def report_letter(view: OneNightView, code: str) -> str:

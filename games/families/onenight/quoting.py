@@ -1,19 +1,43 @@
-"""Spotting a chat message that quotes the moderator's private messages (rules/000 s5c).
+"""Spotting a chat message that quotes the moderator's private messages, or fakes such a quote
+(rules/000 s5c).
 
 Players may say what they learned in their own words ("I saw Ben was a werewolf"), but not paste
-or retype the moderator's text. A message is refused when it contains a run of QUOTE_RUN or more
-consecutive words that also stands in one of the sender's private messages, comparing words only:
-case, spacing and punctuation are ignored, so retyping with other capitals or commas does not
-get through. Short runs are allowed because everyday phrases ("it is the werewolf") are fair.
+or retype the moderator's text. Words only are compared: case, spacing and punctuation are
+ignored, so retyping with other capitals or commas does not get through.
+
+- A quote: a run of QUOTE_RUN or more consecutive words that also stands in one of the sender's
+  own private messages.
+- A fake ("anything ... which would reasonably be thought of as a PM quote"): a message that
+  repeats what the moderator sends anyone, dealt or not (every role message and night report
+  the game could send, with any names in it): a whole sentence or message of QUOTE_RUN words or
+  more, or FAKE_RUN of its words in a row anywhere.
+
+Shorter runs are allowed because everyday phrases ("it is the werewolf", "we win if at least one
+werewolf dies tomorrow") are fair: players talk about the rules in the rules' words.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
 
-QUOTE_RUN = 7
+from .engine import (
+    CENTRE_POSITIONS,
+    Deal,
+    NightResult,
+    Role,
+    RuleError,
+    Ruleset,
+    resolve_night,
+    role_limits,
+    validate_action,
+)
+from .engine.messages import night_report, role_message
+
+QUOTE_RUN = 8
 _WORD = re.compile(r"[^\W_]+")
 
 
@@ -51,3 +75,179 @@ def quotes(message: str, private_runs: frozenset[tuple[str, ...]], length: int =
         return False
     w = words(message)
     return any(tuple(w[i : i + length]) in private_runs for i in range(len(w) - length + 1))
+
+
+# --- Fakes: any private message's words, whoever's it would be ----------------------------------
+#
+# rules/000 s5c also forbids faking a quote: "anything ... which would reasonably be thought of as
+# a PM quote". The moderator's private texts are known in advance up to the names in them, so a
+# fake is spotted like a quote, against every text the game could send anyone (docs/rules.md):
+# every role's message in each of its variants and every night report, written for made-up
+# players whose names then stand for any name.
+
+NAME = None  # in a pattern: any player's name (or list of names), one to MAX_NAME_WORDS words
+MAX_NAME_WORDS = 8
+_SENTINEL = "qqzq"  # the made-up players are qqzq0, qqzq1...
+# Any run this long of a private text's own words is a quote, whatever surrounds it; a shorter
+# one only as a whole sentence of the moderator's (of QUOTE_RUN words or more): "you win if at
+# least one werewolf dies tomorrow" is talk about the rules, "You looked at Ben's card: it is
+# the Werewolf." a moderator's line.
+FAKE_RUN = 10
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+_WAKE_LAST = (Role.INSOMNIAC, Role.DOPPELGANGER)  # their reports tell what others' actions did
+
+Pattern = tuple[str | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Fakes:
+    """Every run of a private text that holds QUOTE_RUN words of the moderator's own (names
+    between them stand for any name), by its first word."""
+
+    by_first: Mapping[str, tuple[Pattern, ...]]
+
+
+def fakes(texts: Iterable[str], length: int = QUOTE_RUN, run: int = FAKE_RUN) -> Fakes:
+    """What a fake of `texts` (written for the made-up players) would repeat: a whole text or
+    a whole sentence of one that holds `length` of the moderator's words or more, or any `run`
+    of its words in a row (names between them standing for any name)."""
+    found: dict[str, set[Pattern]] = {}
+
+    def add(tokens: list[str | None]) -> None:
+        while tokens and tokens[0] is NAME:
+            tokens = tokens[1:]
+        while tokens and tokens[-1] is NAME:
+            tokens = tokens[:-1]
+        if tokens:
+            found.setdefault(tokens[0], set()).add(tuple(tokens))  # type: ignore[arg-type]
+
+    for text in texts:
+        tokens = _tokens(text)
+        literal = [i for i, t in enumerate(tokens) if t is not NAME]
+        for n in range(len(literal) - run + 1):
+            add(tokens[literal[n] : literal[n + run - 1] + 1])
+        for whole in (text, *_SENTENCE_END.split(text)):
+            sentence = _tokens(whole)
+            if sum(t is not NAME for t in sentence) >= length:
+                add(sentence)
+    return Fakes({first: tuple(runs) for first, runs in found.items()})
+
+
+def _tokens(text: str) -> list[str | None]:
+    """The words of a text written for the made-up players, each of their names NAME."""
+    tokens: list[str | None] = []
+    for word in words(text):
+        name = word.startswith(_SENTINEL)
+        if name and tokens and tokens[-1] is NAME:
+            continue
+        tokens.append(NAME if name else word)
+    return tokens
+
+
+def fakes_one(message: str, patterns: Fakes) -> bool:
+    """True when `message` repeats one of the runs, each name in it standing for one to
+    MAX_NAME_WORDS words."""
+    w = words(message)
+    for start, word in enumerate(w):
+        for run in patterns.by_first.get(word, ()):
+            if _matches(run, 0, w, start):
+                return True
+    return False
+
+
+def _matches(run: Pattern, i: int, w: list[str], j: int) -> bool:
+    if i == len(run):
+        return True
+    token = run[i]
+    if token is NAME:
+        return any(_matches(run, i + 1, w, j + n) for n in range(1, MAX_NAME_WORDS + 1))
+    return j < len(w) and w[j] == token and _matches(run, i + 1, w, j + 1)
+
+
+@lru_cache(maxsize=8)
+def fake_patterns(ruleset: Ruleset, language: str | None) -> Fakes:
+    """`fakes` of `every_private_text`, made once per ruleset and language (`language` is only
+    the cache's key: the texts are written in the reader's language)."""
+    return fakes(every_private_text(ruleset))
+
+
+def made_up_players(count: int) -> list[str]:
+    """Names for the made-up players of `every_private_text`: words no one types."""
+    return [f"{_SENTINEL}{i}" for i in range(count)]
+
+
+def every_private_text(ruleset: Ruleset) -> list[str]:
+    """Every role message and night report the moderator could send in a game of `ruleset`, in
+    the reader's language, for made-up players: each role's message with a partner, alone and
+    (the minion) with one, two or no werewolves among the players; each report of every legal
+    action of every role, in a deal where every role is held by a player."""
+    limits = role_limits(ruleset)
+    texts: list[str] = []
+    for deal in _deals(ruleset, limits):
+        for player in deal.players:
+            message = role_message(deal, player)
+            texts += [message.heading, *message.paragraphs]
+        for player in deal.players:
+            for action in _legal_actions(deal, player):
+                night = _night(deal, player, action)
+                if night is None:
+                    continue
+                # The actor's report, and the insomniac's (what the action did to its card).
+                told = [p for p in deal.players if p == player or deal.cards[p] in _WAKE_LAST]
+                texts += [line for p in told for line in night_report(night, p)]
+    return texts
+
+
+def _deals(ruleset: Ruleset, limits: Mapping[Role, int]) -> list[Deal]:
+    """Deals (not necessarily legal decks) in which every role's message variants occur."""
+    everyone = [r for r in limits for _copy in range(min(limits[r], 2))]
+    alone = [r for r in limits if r not in (Role.WEREWOLF, Role.MASON)] + [Role.MASON]
+    alone.append(Role.WEREWOLF)
+    no_wolf = [r for r in limits if r not in (Role.WEREWOLF,)]
+    centres = (
+        (Role.VILLAGER, Role.WEREWOLF, Role.MASON),
+        (Role.WEREWOLF, Role.MASON, Role.VILLAGER),
+        (Role.MASON, Role.VILLAGER, Role.WEREWOLF),
+    )
+    deals: list[Deal] = []
+    for held in (everyone, alone, no_wolf):
+        names = made_up_players(len(held))
+        for centre in centres:
+            cards = dict(zip(names, held, strict=True)) | dict(
+                zip(CENTRE_POSITIONS, centre, strict=True)
+            )
+            deals.append(Deal(ruleset=ruleset, players=tuple(names), cards=cards))
+    return deals
+
+
+def _legal_actions(deal: Deal, player: str) -> list[tuple[str, ...]]:
+    """Every action `player` may send in `deal` (a Doppelganger's copy and its copied role's
+    action, one after the other)."""
+    others = [p for p in deal.players if p != player]
+    shapes: list[tuple[str, ...]] = [()]
+    shapes += [(p,) for p in deal.positions if p != player]
+    shapes += [(a, b) for a in others for b in others if a != b]
+    shapes += [(a, b) for a in CENTRE_POSITIONS for b in CENTRE_POSITIONS if a < b]
+    if deal.cards[player] is Role.DOPPELGANGER:
+        shapes += [(p, *rest) for p in others for rest in shapes[1:] if p not in rest]
+    legal: list[tuple[str, ...]] = []
+    for shape in shapes:
+        try:
+            legal.append(validate_action(deal, player, shape))
+        except RuleError:
+            continue
+    return legal
+
+
+def _night(deal: Deal, player: str, action: tuple[str, ...]) -> NightResult | None:
+    """The night where `player` sends `action`, the drunk takes the left card and nobody else
+    acts (a drunk that is `player` sends its own)."""
+    actions: dict[str, tuple[str, ...]] = {
+        p: ("left",) for p in deal.players if deal.cards[p] is Role.DRUNK and p != player
+    }
+    actions[player] = action
+    try:
+        return resolve_night(deal, actions, with_log=False)
+    except RuleError:
+        return None

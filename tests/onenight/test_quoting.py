@@ -1,0 +1,52 @@
+"""The no-quoting rule's reading (rules/000 s5c, docs/rules.md): a faked quote of any private
+message the moderator could send, whoever's it would be, is caught; talk about the game in the
+players' own words, even in the rules' words, is not."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.families.onenight.engine import Ruleset
+from games.families.onenight.quoting import fake_patterns, fakes_one
+
+FAKES = (
+    # Role messages, whole or in part.
+    "Tonight you must swap your card with one of the centre cards (left, middle or right).",
+    "lol: you will not see the card you get, and you play for its team",
+    "Your fellow werewolf is Ben. The two of you know each other; nobody else does.",
+    "The werewolf is Ann. They do not know that you are the minion.",
+    "If you die, the player you voted for dies with you.",
+    # Night reports, with any names.
+    "You looked at Ben's card: it is the Werewolf.",
+    "you looked at mary jo's card - it is the tanner!!",
+    "You swapped cards with Mary Jo. You are now the Tanner.",
+    "You woke at the end of the night: you are now the Seer.",
+    "You swapped your card with the middle centre card. You do not know what you are now.",
+)
+TALK = (
+    "I am the seer",
+    "I am the seer and I looked at Ben's card, he is the werewolf",
+    "I'm the robber, I swapped with Cat and now I am the tanner",
+    "we win if at least one werewolf dies tomorrow so let's vote Ben",
+    "If you die, the player you voted for dies too, right? that's the hunter",
+    "I was the troublemaker and I swapped the cards of Ann and Ben",
+    "the drunk has to swap with a centre card and won't know what he is",
+    "I am the only mason, the other mason card must be in the centre",
+    "I'm the insomniac, I woke at the end of the night and I am still the insomniac",
+    "I looked at the left centre card and it was the villager",
+    "cards may move in the night so anything can happen",
+    "Ben, you looked at my card? it is the villager, trust me",
+)
+
+
+@pytest.mark.parametrize("ruleset", list(Ruleset))
+def test_fakes_are_caught_and_talk_is_not(ruleset: Ruleset) -> None:
+    patterns = fake_patterns(ruleset, "en")
+    assert [line for line in FAKES if not fakes_one(line, patterns)] == []
+    assert [line for line in TALK if fakes_one(line, patterns)] == []
+
+
+def test_a_copied_role_message_of_the_official_rules_only() -> None:
+    doppelganger = "Tonight you first look at another player's card and become that role."
+    assert fakes_one(doppelganger, fake_patterns(Ruleset.OFFICIAL, "en"))
+    assert not fakes_one(doppelganger, fake_patterns(Ruleset.HOUSE, "en"))
