@@ -12,12 +12,16 @@ from games.families.onenight.quoting import fake_patterns, fakes_one
 FAKES = (
     # Role messages, whole or in part.
     "Tonight you must swap your card with one of the centre cards (left, middle or right).",
-    "lol: you will not see the card you get, and you play for its team",
+    "You are the Drunk. Tonight you must swap your card with one of the centre cards (left,"
+    " middle or right). You will not see the card you get, and you play for its team.",
+    "You are the Werewolf. You are the only werewolf among the players tonight.",
     "Your fellow werewolf is Ben. The two of you know each other; nobody else does.",
     "The werewolf is Ann. They do not know that you are the minion.",
     "If you die, the player you voted for dies with you.",
     # Night reports, with any names.
     "You looked at Ben's card: it is the Werewolf.",
+    "You looked at the left centre card: it is the Villager.",
+    "the seer said: you looked at Cat's card - it is the Minion",
     "you looked at mary jo's card - it is the tanner!!",
     "You swapped cards with Mary Jo. You are now the Tanner.",
     "You woke at the end of the night: you are now the Seer.",
@@ -36,6 +40,13 @@ TALK = (
     "I looked at the left centre card and it was the villager",
     "cards may move in the night so anything can happen",
     "Ben, you looked at my card? it is the villager, trust me",
+    # Rules-like sentences of the role messages (the rules page says the same): without a name,
+    # a centre card's place or the "You are the X." heading, and not whole, they are not PMs.
+    "Remember Ben, as the tanner you win only if you die tomorrow by the vote.",
+    "The minion plays for the werewolf team, you win if no werewolf dies tomorrow, right?",
+    "Drunk: you do not know what you are now, so just tell us which card you took",
+    "If I say no player was a werewolf when you woke, would you believe me?",
+    "drunk, you will not see the card you get, and you play for its team",
 )
 
 

@@ -9,11 +9,13 @@ ignored, so retyping with other capitals or commas does not get through.
   own private messages.
 - A fake ("anything ... which would reasonably be thought of as a PM quote"): a message that
   repeats what the moderator sends anyone, dealt or not (every role message and night report
-  the game could send, with any names in it): a whole sentence or message of QUOTE_RUN words or
-  more, or FAKE_RUN of its words in a row anywhere.
+  the game could send, with any names in it), where it carries what makes it private: a
+  sentence of QUOTE_RUN words or more, or FAKE_RUN words in a row, holding a player's name or a
+  centre card's place; or a whole text, first word to last (FAKE_RUN words, or QUOTE_RUN with a
+  name or place).
 
-Shorter runs are allowed because everyday phrases ("it is the werewolf", "we win if at least one
-werewolf dies tomorrow") are fair: players talk about the rules in the rules' words.
+The rest is allowed because the role messages' rules-like sentences ("you win if no werewolf
+dies tomorrow") say what the rules page says: players talk about the rules in the rules' words.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from .engine import (
     validate_action,
 )
 from .engine.messages import night_report, role_message
+from .engine.roles import centre_card
 
 QUOTE_RUN = 8
 _WORD = re.compile(r"[^\W_]+")
@@ -88,10 +91,13 @@ def quotes(message: str, private_runs: frozenset[tuple[str, ...]], length: int =
 NAME = None  # in a pattern: any player's name (or list of names), one to MAX_NAME_WORDS words
 MAX_NAME_WORDS = 8
 _SENTINEL = "qqzq"  # the made-up players are qqzq0, qqzq1...
-# Any run this long of a private text's own words is a quote, whatever surrounds it; a shorter
-# one only as a whole sentence of the moderator's (of QUOTE_RUN words or more): "you win if at
-# least one werewolf dies tomorrow" is talk about the rules, "You looked at Ben's card: it is
-# the Werewolf." a moderator's line.
+# What makes a private text private: a player's name (NAME) or a centre card's place (the words
+# `position_words` finds). A sentence, or a run of FAKE_RUN words anywhere, is a fake only when it
+# holds one of them ("You looked at Ben's card: it is the Werewolf."); without one it is a rules-
+# like line that the rules page says too ("you win if no werewolf dies tomorrow"), and players
+# talk about the rules. Such a text is a fake only reproduced whole, first word to last, when it
+# has FAKE_RUN words or more ("If you die, the player you voted for dies with you."), or joined
+# to its "You are the X." heading (`every_private_text`).
 FAKE_RUN = 10
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
@@ -102,35 +108,49 @@ Pattern = tuple[str | None, ...]
 
 @dataclass(frozen=True, slots=True)
 class Fakes:
-    """Every run of a private text that holds QUOTE_RUN words of the moderator's own (names
-    between them stand for any name), by its first word."""
+    """Every run of a private text that a fake would repeat (names in it stand for any name),
+    by its first word."""
 
     by_first: Mapping[str, tuple[Pattern, ...]]
 
 
-def fakes(texts: Iterable[str], length: int = QUOTE_RUN, run: int = FAKE_RUN) -> Fakes:
-    """What a fake of `texts` (written for the made-up players) would repeat: a whole text or
-    a whole sentence of one that holds `length` of the moderator's words or more, or any `run`
-    of its words in a row (names between them standing for any name)."""
+def position_words() -> frozenset[str]:
+    """The words that tell the centre cards apart ("left", "middle", "right"), in the reader's
+    language: the words of their names that not all three share."""
+    first, *rest = (frozenset(words(centre_card(p))) for p in CENTRE_POSITIONS)
+    return first.union(*rest) - first.intersection(*rest)
+
+
+def fakes(
+    texts: Iterable[str],
+    length: int = QUOTE_RUN,
+    run: int = FAKE_RUN,
+    markers: frozenset[str] = frozenset(),
+) -> Fakes:
+    """What a fake of `texts` (written for the made-up players) would repeat: a sentence of
+    `length` of the moderator's words or more, or any `run` of its words in a row, that holds a
+    name or one of `markers`; and a whole text of `run` words or more (of `length` with a name
+    or marker)."""
     found: dict[str, set[Pattern]] = {}
 
-    def add(tokens: list[str | None]) -> None:
+    def add(tokens: list[str | None], whole: bool = False) -> None:
         while tokens and tokens[0] is NAME:
             tokens = tokens[1:]
         while tokens and tokens[-1] is NAME:
             tokens = tokens[:-1]
-        if tokens:
+        literal = sum(t is not NAME for t in tokens)
+        marked = any(t is NAME or t in markers for t in tokens)
+        if (marked and literal >= length) or (whole and literal >= run):
             found.setdefault(tokens[0], set()).add(tuple(tokens))  # type: ignore[arg-type]
 
     for text in texts:
         tokens = _tokens(text)
+        add(tokens, whole=True)
         literal = [i for i, t in enumerate(tokens) if t is not NAME]
         for n in range(len(literal) - run + 1):
             add(tokens[literal[n] : literal[n + run - 1] + 1])
-        for whole in (text, *_SENTENCE_END.split(text)):
-            sentence = _tokens(whole)
-            if sum(t is not NAME for t in sentence) >= length:
-                add(sentence)
+        for sentence in _SENTENCE_END.split(text):
+            add(_tokens(sentence))
     return Fakes({first: tuple(runs) for first, runs in found.items()})
 
 
@@ -169,7 +189,7 @@ def _matches(run: Pattern, i: int, w: list[str], j: int) -> bool:
 def fake_patterns(ruleset: Ruleset, language: str | None) -> Fakes:
     """`fakes` of `every_private_text`, made once per ruleset and language (`language` is only
     the cache's key: the texts are written in the reader's language)."""
-    return fakes(every_private_text(ruleset))
+    return fakes(every_private_text(ruleset), markers=position_words())
 
 
 def made_up_players(count: int) -> list[str]:
@@ -187,7 +207,9 @@ def every_private_text(ruleset: Ruleset) -> list[str]:
     for deal in _deals(ruleset, limits):
         for player in deal.players:
             message = role_message(deal, player)
-            texts += [message.heading, *message.paragraphs]
+            # "You are the X." marks what follows as a role message: the heading with its first
+            # paragraph is a whole text (a fake at FAKE_RUN words, however generic the paragraph).
+            texts += [f"{message.heading} {message.paragraphs[0]}", *message.paragraphs]
         for player in deal.players:
             for action in _legal_actions(deal, player):
                 night = _night(deal, player, action)
