@@ -163,8 +163,8 @@ def offered(view: WerewolfView) -> Iterator[Post]:
             raise AssertionError(f"a form the test does not know: {form.kind}")
     if view.can_second:
         yield "second", {}
-    if view.alive and view.phase_kind == "day" and view.step == "speech" and not view.outcome:
-        yield "ready", {"ready": ["yes"]}
+    if view.talking:  # "I'm done talking" (or, once said, "not done after all")
+        yield "ready", {"ready": ["no" if view.done else "yes"]}
     if view.sleep and not view.done:
         yield "ready", {"ready": ["yes"]}  # "Done for tonight": no night form, a part all the same
 
@@ -215,6 +215,9 @@ def mistaken(table: TableInfo, seat: SeatInfo, view: WerewolfView) -> Iterator[P
         yield "ability", {"ability": ["duel"], "target": [str(table.seats[-1].id)]}
     if seat.is_host and not view.can_smite and not view.outcome:
         yield "smite", {"target": [str(table.seats[-1].id)]}
+    if not view.talking and not view.sleep:  # "done" only where the page offers it
+        yield "ready", {"ready": ["yes"]}
+        yield "ready", {"ready": ["no"]}
 
 
 class Selects(HTMLParser):
@@ -409,3 +412,39 @@ def test_a_vote_sent_without_a_choice_is_refused_and_changes_nothing() -> None:
         with pytest.raises(FamilyError, match=r"^Choose whom you vote for\.$"):
             play.move(table, ann, "vote", empty, NOW)
     assert game_of(table.state).state.votes["Ann"] == "Ben"
+
+
+def test_done_is_refused_in_the_election_and_the_vote_and_changes_nothing() -> None:
+    """A voter is done by voting: "I'm done talking" sent in the sheriff election or the vote
+    (a page drawn in the speeches, or a hand-made post) is refused, and neither counts the
+    player done (the count would move, and the vote could close without their vote) nor takes
+    back a vote's "done"."""
+    roles = {"werewolf": 2, "seer": 1, "witch": 1, "hunter": 1, "villager": 3}
+    table = quiet_table("classic", roles)
+    ann, ben = table.seats[0], table.seats[1]
+    for kind, move in (("sheriff_vote", "sheriff_vote"), ("vote", "vote")):
+        table = to_form(table, kind)
+        assert not view_of(table, ann).talking
+        table = applied(table, play.move(table, ben, move, {"target": [str(ann.id)]}, NOW))
+        assert view_of(table, ben).done
+        for seat, ready in ((ann, "yes"), (ben, "no")):
+            with pytest.raises(
+                FamilyError, match=r"^There is nothing to say you are done with now\.$"
+            ):
+                play.move(table, seat, "ready", {"ready": [ready]}, NOW)
+        assert not view_of(table, ann).done and view_of(table, ben).done
+
+
+def test_done_talking_in_the_speeches_and_not_after_all() -> None:
+    roles = {"werewolf": 2, "seer": 1, "witch": 1, "hunter": 1, "villager": 3}
+    table = quiet_table("classic", roles)
+    ann = table.seats[0]
+    for _step in range(40):
+        if view_of(table, ann).talking:
+            break
+        table = applied(table, play.on_deadline(table, NOW))
+    assert view_of(table, ann).step == "speech"
+    table = applied(table, play.move(table, ann, "ready", {"ready": ["yes"]}, NOW))
+    assert view_of(table, ann).done
+    table = applied(table, play.move(table, ann, "ready", {"ready": ["no"]}, NOW))
+    assert not view_of(table, ann).done

@@ -23,7 +23,7 @@ from .engine.forms import Form
 from .engine.report import phase_reports
 from .engine.view import SeatView, view_for
 from .moderator.screen import moderator_view
-from .progress import asked, done_players, sleeping, unsettled
+from .progress import asked, done_players, sleeping, talking, unsettled
 from .steps import can_smite, label
 from .stored import game_of, name_of
 from .story import public_lines, record_lines, told_lines
@@ -62,6 +62,7 @@ class WerewolfView:
     pairs: tuple[tuple[str, str], ...] = ()  # rules/003: your lover or your rival
     done: bool = False
     sleep: bool = False  # alive tonight without a night form: "Done for tonight"
+    talking: bool = False  # in the day's speeches: "I'm done talking"
     unsettled: str = ""  # why the seat's choices keep the night from ending (a split pack)
     waiting_for: str = ""
     accusation: Mapping[str, str] | None = None
@@ -129,6 +130,7 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> WerewolfView:
         "waiting_for": names.awaited_phrase(awaited.player, awaited.kind) if awaited else "",
         "done": player is not None and player in done_players(raw, game),
         "sleep": player is not None and sleeping(state, player),
+        "talking": player is not None and talking(state, player),
         "unsettled": unsettled(game).get(player, "") if player is not None else "",
         "pack": tuple((p, names.player(t)) for p, t in sorted(seat.pack.items())),
         "pairs": tuple(sorted(seat.pairs.items())),

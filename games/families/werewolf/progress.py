@@ -31,6 +31,22 @@ def asked(state: Any, player: str) -> bool:
     return state.step == "speech" and state.call is None
 
 
+def talking(state: Any, player: str) -> bool:
+    """Whether `player` is in the day's speeches with nothing else before the table: the step
+    where every living player says they are done talking (a page's "I'm done talking"). Not in
+    the sheriff election nor the vote, where a player is done by voting, nor while an execution
+    call is voted on."""
+    return (
+        player in state.alive
+        and state.phase is not None
+        and state.phase.kind == "day"
+        and not state.over
+        and not state.pending
+        and state.step == "speech"
+        and state.call is None
+    )
+
+
 def sleeping(state: Any, player: str) -> bool:
     """Whether `player` is alive tonight with no night form: their part is to say they are
     done for the night (a page's "Done for tonight")."""

@@ -26,7 +26,7 @@ from .engine import (
     Vote,
 )
 from .engine.forms import forms_for
-from .progress import marked_done, sleeping, unsettled
+from .progress import marked_done, sleeping, talking, unsettled
 from .stored import send
 
 
@@ -86,9 +86,10 @@ def _ready(
     raw: dict[str, Any], game: Game, player: str, fields: Mapping[str, Sequence[str]]
 ) -> tuple[dict[str, Any], Game]:
     """Done with the day's speeches or, for a player without a night form, with the night (or,
-    with ready=no, not after all)."""
+    with ready=no, not after all). Only there: in an election or a vote a player is done by
+    voting, so "done" there would move the count (and could close the vote) without a vote."""
     state = game.state
-    if state.phase is None or (state.phase.kind == "night" and not sleeping(state, player)):
+    if not (sleeping(state, player) or talking(state, player)):
         raise NotNow(_("There is nothing to say you are done with now."))
     return marked_done(raw, player, done=posted.field(fields, "ready") != "no"), game
 
