@@ -11,7 +11,7 @@ see docs/security.md, "Getting a seat back".
 
 The chat notes guard only what the host's own seat reads too. So during the game a code is
 shown, and accepted, only for a seat that reads no channel the host's seat may not read
-(`may_give_back`, the watcher rule's comparison, games/tables/watching.py): a living host is
+(`givable_seats`, the watcher rules' comparison, games/tables/watching.py): a living host is
 never given a dead player's seat (the graveyard) or a werewolf's (the pack). Never the host's
 own seat, and never at a table whose players have no screens (table mode). Wrong codes are
 counted and limited per client and per table (views.seat_back).
@@ -26,9 +26,9 @@ from datetime import datetime
 from django.conf import settings
 from django.utils import timezone
 
+from games.tables.family import family_named
 from games.tables.models import CODE_ALPHABET, Seat, Stage, Table
-from games.tables.reads import players_have_screens
-from games.tables.watching import reads_no_more_than
+from games.tables.reads import seat_info, table_info
 
 SEAT_CODE_LENGTH = 8
 # A code belongs to one window and is accepted in that one and the next: 10 to 20 minutes.
@@ -70,18 +70,34 @@ def cleaned(typed: object) -> str:
     return text
 
 
-def may_give_back(table: Table, seat: Seat, seats: list[Seat] | None = None) -> bool:
-    """Whether `seat`'s code may be shown to the host, and used, now: not the host's own seat,
-    only where players have screens, and during the game only a seat that reads no channel the
-    host's own seat may not (in the lobby, and once the game is over, any other seat)."""
-    if seat.is_host or not players_have_screens(table):
-        return False
-    if table.stage != Stage.PLAYING:
-        return True
+def givable_seats(table: Table, seats: list[Seat] | None = None) -> frozenset[int]:
+    """The seats whose code may be shown to the host, and used, now: never the host's own, only
+    where players have screens, and during the game only a seat that reads no channel the
+    host's own seat may not (in the lobby, and once the game is over, any other seat). No
+    query when `seats` (in seat order) are given."""
     if seats is None:
         seats = list(table.seats.order_by("position"))
+    info = table_info(table, seats)
+    family = family_named(table.family)
+    if not family.players_have_screens(info):
+        return frozenset()
+    others = [s for s in seats if not s.is_host]
+    if table.stage != Stage.PLAYING:
+        return frozenset(s.pk for s in others)
     host = next((s for s in seats if s.is_host), None)
-    return host is not None and reads_no_more_than(table, seat, host, seats)
+    if host is None:
+        return frozenset()
+
+    def reads(seat: Seat) -> frozenset[str]:
+        return frozenset(c.name for c in family.channels(info, seat_info(seat)) if c.read)
+
+    hosts = reads(host)
+    return frozenset(s.pk for s in others if reads(s) <= hosts)
+
+
+def may_give_back(table: Table, seat: Seat, seats: list[Seat] | None = None) -> bool:
+    """Whether `seat`'s code may be shown to the host, and used, now (`givable_seats`)."""
+    return seat.pk in givable_seats(table, seats)
 
 
 def seat_with_code(table: Table, typed: object, now: datetime | None = None) -> Seat | None:
@@ -92,8 +108,9 @@ def seat_with_code(table: Table, typed: object, now: datetime | None = None) -> 
         return None
     window = _window(now)
     seats = list(table.seats.order_by("position"))
+    givable = givable_seats(table, seats)
     for seat in seats:
-        if not may_give_back(table, seat, seats):
+        if seat.pk not in givable:
             continue
         for each in (window, window - 1):
             if hmac.compare_digest(_code(table.code, seat.token, each), code):

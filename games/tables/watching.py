@@ -94,20 +94,6 @@ def reads_what_watchers_read(table: Table, seat: Seat, seats: list[Seat] | None 
     return watcher_reads(info) <= mine
 
 
-def reads_no_more_than(
-    table: Table, seat: Seat, other: Seat, seats: list[Seat] | None = None
-) -> bool:
-    """Whether `seat` reads no channel that `other` may not read at the table now (the rule
-    for seat codes, games/tables/seat_codes.py: the host's own seat is `other`)."""
-    info = table_info(table, seats)
-    family = family_named(info.family)
-
-    def reads(one: Seat) -> frozenset[str]:
-        return frozenset(c.name for c in family.channels(info, seat_info(one)) if c.read)
-
-    return reads(seat) <= reads(other)
-
-
 def watch_link_open(table: Table, seats: list[Seat] | None = None) -> bool:
     """Whether the table's host may hand out a watch link now (rule 2)."""
     if table.stage not in (Stage.LOBBY, Stage.PLAYING):
