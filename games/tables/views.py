@@ -35,7 +35,7 @@ from games.tables.models import Seat, Stage, Table
 from games.tables.reads import table_info
 from games.tables.selectors import table_page
 from games.tables.services import ServiceError
-from games.tables.sharing import ShareRoot, share_root
+from games.tables.sharing import ShareRoot, server_port, share_root
 from games.tables.watching import (
     key_holds,
     may_watch,
@@ -148,7 +148,7 @@ def _share_root(request: HttpRequest) -> ShareRoot:
     """`share_root` for the address this request was sent to."""
     scheme = request.scheme
     assert scheme is not None  # Django's request always has one ("http" when nothing says)
-    return share_root(scheme, request.get_host())
+    return share_root(scheme, request.get_host(), server_port(request.META.get("SERVER_PORT")))
 
 
 def render_page(
