@@ -294,6 +294,10 @@ GAMES_PER_MINUTE = int(os.environ.get("ONENIGHT_GAMES_PER_MINUTE", "5"))
 JOIN_TABLES_PER_MINUTE = int(os.environ.get("ONENIGHT_JOIN_TABLES_PER_MINUTE", "3"))
 JOINS_PER_MINUTE = int(os.environ.get("ONENIGHT_JOINS_PER_MINUTE", "20"))
 TABLE_JOINS_PER_MINUTE = int(os.environ.get("ONENIGHT_TABLE_JOINS_PER_MINUTE", "24"))
+# Wrong seat codes (games/tables/seat_codes.py) one client address, and one table, may send in
+# a minute (docs/security.md, "Getting a seat back"), counted in Django's cache: the default
+# cache, a LocMemCache, counts per server process.
+WRONG_SEAT_CODES_PER_MINUTE = int(os.environ.get("ONENIGHT_WRONG_SEAT_CODES_PER_MINUTE", "10"))
 # The Discord bot's name as players find it (issue 29, README "Discord"): when set, a One Night
 # seat's page shows the `!link` command that plays it from Discord. The bot itself runs apart:
 # python manage.py run_discord_bot, with DISCORD_TOKEN.

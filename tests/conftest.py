@@ -17,6 +17,7 @@ os.environ.setdefault("ONENIGHT_GAMES_PER_MINUTE", "100000")
 os.environ.setdefault("ONENIGHT_JOINS_PER_MINUTE", "100000")
 os.environ.setdefault("ONENIGHT_JOIN_TABLES_PER_MINUTE", "100000")
 os.environ.setdefault("ONENIGHT_TABLE_JOINS_PER_MINUTE", "100000")
+os.environ.setdefault("ONENIGHT_WRONG_SEAT_CODES_PER_MINUTE", "100000")
 
 
 @pytest.fixture(autouse=True)
@@ -26,6 +27,7 @@ def _many_games_per_minute(settings: pytest.FixtureRequest) -> None:
     settings.JOINS_PER_MINUTE = 100000
     settings.JOIN_TABLES_PER_MINUTE = 100000
     settings.TABLE_JOINS_PER_MINUTE = 100000
+    settings.WRONG_SEAT_CODES_PER_MINUTE = 100000
 
 
 @pytest.fixture(scope="session", autouse=True)

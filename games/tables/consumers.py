@@ -23,7 +23,7 @@ from games.tables import language, services
 from games.tables.models import Seat, Table
 from games.tables.push import channel_group, table_group
 from games.tables.selectors import chat_lines, readable_channels, table_page
-from games.tables.sharing import share_root_of_origin
+from games.tables.sharing import server_port, share_root_of_origin
 from games.tables.views import TABLE_CODE, seat_of
 from games.tables.watching import may_watch
 
@@ -47,6 +47,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     seat_id: int | None  # None: a watcher (games/tables/watching.py)
     shown: int  # the newest version this page shows
     readable: frozenset[str]
+    # The port this server listens on (the scope's server): the only one sharing.py probes.
+    _server_port: int | None = None
 
     async def connect(self) -> None:
         code = str(self.scope["url_route"]["kwargs"]["code"])
@@ -63,6 +65,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self._csrf = str(cookies.get("csrftoken", ""))
         origin = dict(self.scope.get("headers", [])).get(b"origin", b"")
         self._origin = origin.decode("latin-1")
+        server = self.scope.get("server") or (None, None)  # (host, port); None on a unix socket
+        self._server_port = server_port(server[1] if len(server) > 1 else None)
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self._hello(int(_query(self.scope, "after") or 0))
 
@@ -174,7 +178,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         ]
         if table.version > self.shown:
             page = table_page(table, seat, with_chat=False, seats=seats)
-            shared = share_root_of_origin(self._origin)  # as the page's own (views.render_page)
+            # As the page's own (views.render_page).
+            shared = share_root_of_origin(self._origin, self._server_port)
             context = {
                 **page.panel.context,
                 "page": page,

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_noop
 from games.tables.family import Channel, Panel, family_named
 from games.tables.models import ChatLine, Seat, Stage, Table
 from games.tables.reads import players_have_screens, seat_info, table_info
+from games.tables.seat_codes import givable_seats
 from games.tables.watching import shows_watch_link, watch_key, watch_path
 
 # Lines of each channel a page (or a reconnecting socket) receives: a 30-minute day of a lively
@@ -118,6 +119,10 @@ class TablePage:
     watch_path: str | None = None
     # Whether the host's page offers to show a player's seat code (games/tables/seat_codes.py).
     gives_seats_back: bool = False
+    # The seats whose code the host may be shown now (seat_codes.givable_seats), and whether
+    # some other player's seat is left out (it reads what the host's own seat may not).
+    seat_back_ids: frozenset[int] = frozenset()
+    seat_back_withheld: bool = False
 
     @property
     def is_host(self) -> bool:
@@ -241,6 +246,14 @@ def table_page(
         )
         for c in channels
     )
+    gives_back = (
+        me is not None
+        and me.is_host
+        and not table.ended
+        and len(seats) > 1
+        and players_have_screens(table)
+    )
+    back_ids = givable_seats(table, seats) if gives_back else frozenset()
     next_code = None
     if table.stage == Stage.OVER:
         next_code = Table.objects.filter(previous=table).values_list("code", flat=True).first()
@@ -261,11 +274,7 @@ def table_page(
         now=now,
         next_table_code=next_code,
         watch_path=watch_path(table) if shows_watch_link(table, me, seats) else None,
-        gives_seats_back=(
-            me is not None
-            and me.is_host
-            and not table.ended
-            and len(seats) > 1
-            and players_have_screens(table)
-        ),
+        gives_seats_back=gives_back,
+        seat_back_ids=back_ids,
+        seat_back_withheld=gives_back and len(back_ids) < len(seats) - 1,
     )

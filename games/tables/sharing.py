@@ -6,8 +6,11 @@ A page opened at a loopback address (http://127.0.0.1:8000, as the README says a
 
 1. `ONENIGHT_SITE_URL`, when set (settings.SITE_URL): the address the operator says the app has.
 2. Otherwise this machine's address on its network, when the server answers there. The app
-   does not trust a setting for that: it asks (a TCP connection to that address and the page's
-   port, from the server itself). daphne bound to 0.0.0.0 (`make run HOST=0.0.0.0`) answers;
+   does not trust a setting for that: it asks (a TCP connection to that address and the port
+   the server itself listens on, from the server itself). Never the port in the request's Host
+   header or Origin, which the client writes: it would make the server connect to any port of
+   its own network address (a port scanner of this machine) and fill the answers' cache.
+   daphne bound to 0.0.0.0 (`make run HOST=0.0.0.0`) answers;
    bound to 127.0.0.1 (plain `make run`) it does not, and the page says how to start it so
    that phones can join.
 
@@ -98,29 +101,41 @@ def _with_port(scheme: str, host: str, port: int | None) -> str:
     return f"{scheme}://{shown}" if port in (None, default) else f"{scheme}://{shown}:{port}"
 
 
-def share_root(scheme: str, host: str) -> ShareRoot:
+def server_port(value: object) -> int | None:
+    """The port the server listens on, as the request says it (Django's SERVER_PORT, the
+    websocket scope's server), or None when it says none that is a port."""
+    text = str(value or "")
+    if not text.isascii() or not text.isdigit() or len(text) > 5:
+        return None
+    port = int(text)
+    return port if 0 < port < 65536 else None
+
+
+def share_root(scheme: str, host: str, listening_port: int | None) -> ShareRoot:
     """The root for shared links of a page opened at `scheme`://`host` (Host header form,
-    e.g. "127.0.0.1:8000")."""
+    e.g. "127.0.0.1:8000") from a server listening on `listening_port` (None: unknown). Only
+    that port is probed, and shared, at the network address; the Host header's port, written
+    by the client, never is."""
     opened = f"{scheme}://{host}"
     try:
         parts = urlsplit(f"//{host}")
-        name, port = parts.hostname or "", parts.port
+        name = parts.hostname or ""
+        _ = parts.port  # a Host whose port is not one (ValueError) is shared as it is
     except ValueError:
         return ShareRoot(opened)
     if not is_loopback(name):
         return ShareRoot(opened)
     if settings.SITE_URL:
         return ShareRoot(settings.SITE_URL)
-    port = port or {"http": 80, "https": 443}.get(scheme, 80)
     lan = network_address()
-    if lan is not None and listening_at(lan, port):
-        return ShareRoot(_with_port(scheme, lan, port))
+    if listening_port is not None and lan is not None and listening_at(lan, listening_port):
+        return ShareRoot(_with_port(scheme, lan, listening_port))
     return ShareRoot(opened, local_only=True)
 
 
-def share_root_of_origin(origin: str) -> ShareRoot:
+def share_root_of_origin(origin: str, listening_port: int | None) -> ShareRoot:
     """`share_root` for a websocket's Origin header ("http://127.0.0.1:8000")."""
     parts = urlsplit(origin)
     if not parts.scheme or not parts.netloc:
         return ShareRoot(origin)
-    return share_root(parts.scheme, parts.netloc)
+    return share_root(parts.scheme, parts.netloc, listening_port)

@@ -11,6 +11,8 @@ import re
 from collections.abc import Callable
 from functools import wraps
 
+from django.conf import settings
+from django.core.cache import cache
 from django.http import (
     HttpRequest,
     HttpResponse,
@@ -33,7 +35,7 @@ from games.tables.models import Seat, Stage, Table
 from games.tables.reads import table_info
 from games.tables.selectors import table_page
 from games.tables.services import ServiceError
-from games.tables.sharing import ShareRoot, share_root
+from games.tables.sharing import ShareRoot, server_port, share_root
 from games.tables.watching import (
     key_holds,
     may_watch,
@@ -146,7 +148,7 @@ def _share_root(request: HttpRequest) -> ShareRoot:
     """`share_root` for the address this request was sent to."""
     scheme = request.scheme
     assert scheme is not None  # Django's request always has one ("http" when nothing says)
-    return share_root(scheme, request.get_host())
+    return share_root(scheme, request.get_host(), server_port(request.META.get("SERVER_PORT")))
 
 
 def render_page(
@@ -328,6 +330,51 @@ def _take_back(request: HttpRequest, seat: Seat) -> HttpResponse:
     return redirect("table", code=seat.table.code)
 
 
+def _wrong_code_keys(request: HttpRequest, table: Table) -> tuple[str, str]:
+    return (f"seat-code-wrong:client:{client_key(request)}", f"seat-code-wrong:table:{table.code}")
+
+
+def _too_many_wrong_codes(request: HttpRequest, table: Table) -> bool:
+    """Whether this client, or anyone at this table, sent settings.WRONG_SEAT_CODES_PER_MINUTE
+    wrong seat codes this minute (counted in Django's cache: docs/security.md, "Getting a seat
+    back")."""
+    limit = settings.WRONG_SEAT_CODES_PER_MINUTE
+    counts = cache.get_many(_wrong_code_keys(request, table))
+    return any(count >= limit for count in counts.values())
+
+
+def _count_wrong_code(request: HttpRequest, table: Table) -> None:
+    for key in _wrong_code_keys(request, table):
+        cache.add(key, 0, timeout=60)  # the minute starts at the first wrong code
+        try:
+            cache.incr(key)
+        except ValueError:  # it lapsed between the two calls
+            cache.set(key, 1, timeout=60)
+
+
+def _too_many_page(request: HttpRequest) -> HttpResponse:
+    return message_page(
+        request,
+        _("Too many wrong seat codes"),
+        _(
+            "Too many wrong seat codes were typed here in the last minute. Wait a minute, then"
+            " type the code the host's screen shows."
+        ),
+        429,
+    )
+
+
+def _seat_for_code(request: HttpRequest, table: Table, typed: object) -> Seat | HttpResponse | None:
+    """The seat `typed` opens; None, counted, if it opens none; the refusal when too many
+    wrong codes came in the last minute (then nothing is checked)."""
+    if _too_many_wrong_codes(request, table):
+        return _too_many_page(request)
+    found = seat_codes.seat_with_code(table, typed)
+    if found is None:
+        _count_wrong_code(request, table)
+    return found
+
+
 @require_http_methods(["GET", "POST"])
 def seat_back(request: HttpRequest, code: str) -> HttpResponse:
     """A player types the seat code the host's screen shows (games/tables/seat_codes.py)."""
@@ -338,7 +385,9 @@ def seat_back(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("table", code=table.code)
     if request.method == "GET":
         return _seat_back_page(request, table)
-    found = seat_codes.seat_with_code(table, request.POST.get("seat_code", ""))
+    found = _seat_for_code(request, table, request.POST.get("seat_code", ""))
+    if isinstance(found, HttpResponse):
+        return found
     if found is None:
         error = _(
             "That code does not open a seat at this game. Ask the host to show it again: a code"
@@ -348,13 +397,17 @@ def seat_back(request: HttpRequest, code: str) -> HttpResponse:
     return _take_back(request, found)
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 def seat_back_link(request: HttpRequest, code: str, key: str) -> HttpResponse:
-    """The link the host's QR code carries: the seat code in the path."""
+    """The link the host's QR code carries: the seat code in the path. Opening it (a GET, which
+    a chat app's link preview makes too) only asks; the button's POST takes the seat and tells
+    the table."""
     table = find_table(code)
     if table is None:
         return _no_table(request)
-    found = seat_codes.seat_with_code(table, key)
+    found = _seat_for_code(request, table, key)
+    if isinstance(found, HttpResponse):
+        return found
     if found is None:
         return message_page(
             request,
@@ -366,6 +419,13 @@ def seat_back_link(request: HttpRequest, code: str, key: str) -> HttpResponse:
             % {"minutes": seat_codes.WINDOW_MINUTES},
             404,
         )
+    if request.method == "GET":
+        held = seat_of(request.session, table)
+        if held is None:
+            context = {"table": table, "player": found.name, "key": key}
+            return render(request, "tables/seat_back_confirm.html", context)
+        if held.pk == found.pk:
+            return redirect("table", code=table.code)
     return _take_back(request, found)
 
 

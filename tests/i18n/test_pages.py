@@ -14,12 +14,13 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 import pytest
-from django.test import Client
+from django.core.cache import cache
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from games.families.onenight.options import RULES_PHRASE
 from games.families.werewolf.stored import game_of
-from games.tables import services
+from games.tables import seat_codes, services
 from games.tables.models import ChatLine, Seat, Table
 from games.tables.watching import watch_path
 from tests.factories import (
@@ -115,6 +116,13 @@ def _one_night(reading: Reading, table: TestTable, watcher: Client | None) -> No
     reading.read("seat code", shown.content.decode())
     wrong = stranger.post(reverse("seat_back", args=[code]), {"seat_code": ["ZZZZ ZZZZ"]})
     reading.read("seat code refused", wrong.content.decode())
+    link = seat_codes.seat_code(table.seat(table.names[1]), table.table)
+    asked = stranger.get(reverse("seat_back_link", args=[code, link]))
+    reading.read("seat code link asks", asked.content.decode())
+    with override_settings(WRONG_SEAT_CODES_PER_MINUTE=1):
+        wrong = stranger.post(reverse("seat_back", args=[code]), {"seat_code": ["ZZZZ ZZZZ"]})
+        reading.read("too many seat codes", wrong.content.decode())
+    cache.clear()
     end_day(table)
     look("voting")
     cast_votes(table, ring_votes(table))

@@ -16,7 +16,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from games.tables import services
+from games.tables import services, sharing
 from games.tables.sharing import is_loopback, network_address, share_root, share_root_of_origin
 
 LAN = network_address()
@@ -55,14 +55,14 @@ def test_what_counts_as_this_machines_own_address(host: str, loopback: bool) -> 
 
 def test_a_page_opened_at_a_network_address_or_a_name_shares_that_address(settings) -> None:
     settings.SITE_URL = "https://werewolf.example.org"
-    assert share_root("http", "192.168.1.5:8000").root == "http://192.168.1.5:8000"
-    assert share_root("https", "games.example.net").root == "https://games.example.net"
-    assert not share_root("http", "192.168.1.5:8000").local_only
+    assert share_root("http", "192.168.1.5:8000", 8000).root == "http://192.168.1.5:8000"
+    assert share_root("https", "games.example.net", 443).root == "https://games.example.net"
+    assert not share_root("http", "192.168.1.5:8000", 8000).local_only
 
 
 def test_the_site_url_wins_at_a_loopback_address(settings) -> None:
     settings.SITE_URL = "https://werewolf.example.org"
-    shared = share_root("http", "127.0.0.1:8000")
+    shared = share_root("http", "127.0.0.1:8000", 8000)
     assert shared.root == "https://werewolf.example.org" and not shared.local_only
 
 
@@ -73,15 +73,15 @@ def test_a_server_listening_on_every_interface_is_shared_at_the_network_address(
     settings.SITE_URL = ""
     with listening("0.0.0.0") as port:
         for host in (f"127.0.0.1:{port}", f"localhost:{port}"):
-            shared = share_root("http", host)
+            shared = share_root("http", host, port)
             assert shared.root == f"http://{LAN}:{port}" and not shared.local_only
-        assert share_root_of_origin(f"http://127.0.0.1:{port}").root == f"http://{LAN}:{port}"
+        assert share_root_of_origin(f"http://127.0.0.1:{port}", port).root == f"http://{LAN}:{port}"
 
 
 def test_a_server_listening_on_loopback_only_is_shared_as_it_is_with_a_note(settings) -> None:
     settings.SITE_URL = ""
     with listening("127.0.0.1") as port:
-        shared = share_root("http", f"127.0.0.1:{port}")
+        shared = share_root("http", f"127.0.0.1:{port}", port)
     assert shared.root == f"http://127.0.0.1:{port}" and shared.local_only
 
 
@@ -114,7 +114,11 @@ def test_the_lobby_opened_at_loopback_invites_at_the_network_address(settings) -
     client = Client()
     client.get(reverse("rejoin", args=[host.table.code, host.token]))
     with listening("0.0.0.0") as port:
-        page = client.get(reverse("table", args=[host.table.code]), HTTP_HOST=f"127.0.0.1:{port}")
+        page = client.get(
+            reverse("table", args=[host.table.code]),
+            HTTP_HOST=f"127.0.0.1:{port}",
+            SERVER_PORT=str(port),
+        )
     text = page.content.decode()
     invite = f"http://{LAN}:{port}/g/{host.table.code}/join"
     assert f'value="{invite}"' in text
@@ -140,3 +144,36 @@ def test_make_run_prints_the_address_to_share(settings) -> None:
         assert f"http://{LAN}:8000" in everywhere
     settings.SITE_URL = "https://werewolf.example.org"
     assert "https://werewolf.example.org" in _printed("0.0.0.0", "8000")
+
+
+@pytest.mark.django_db
+def test_only_the_port_the_server_listens_on_is_probed_never_the_host_headers(
+    settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client writes the Host header: `Host: 127.0.0.1:22` must not make the server connect
+    to port 22 of its own network address (nor fill the answers' cache with every port). The
+    probe asks the port the request says the server listens on (SERVER_PORT) and nothing else."""
+    settings.SITE_URL = ""
+    probed: list[tuple[str, int]] = []
+
+    def listening_at(address: str, port: int) -> bool:
+        probed.append((address, port))
+        return False
+
+    monkeypatch.setattr(sharing, "network_address", lambda: "192.0.2.50")
+    monkeypatch.setattr(sharing, "listening_at", listening_at)
+    host = services.table_create(family="onenight", ruleset="house", host_name="Ann")
+    client = Client()
+    client.get(reverse("rejoin", args=[host.table.code, host.token]))
+    for port in (22, 6379, 65535):
+        page = client.get(
+            reverse("table", args=[host.table.code]),
+            HTTP_HOST=f"127.0.0.1:{port}",
+            SERVER_PORT="8000",
+        )
+        assert page.status_code == 200
+    assert probed and set(probed) == {("192.0.2.50", 8000)}
+    probed.clear()
+    assert share_root_of_origin("http://127.0.0.1:22", 8000).local_only
+    assert share_root_of_origin("http://127.0.0.1:22", None).local_only
+    assert probed == [("192.0.2.50", 8000)]

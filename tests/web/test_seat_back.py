@@ -10,6 +10,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -17,6 +18,7 @@ from django.utils import timezone
 from games.tables import seat_codes, services
 from games.tables.models import ChatLine, Seat
 from tests.factories import TestTable, client_for, create_lobby, deal_game, new_client
+from tests.security.test_watcher_rules import GRAVE_LINE, _cat_dies_and_talks, _deal, _forum_lobby
 from tests.werewolf.test_table_mode import Moderator
 
 from .helpers import text
@@ -76,9 +78,16 @@ def test_the_qr_codes_link_seats_the_browser_that_scans_it() -> None:
     table = deal_game(**DEAL)
     code = _show_code(client_for(table, "Ann"), table, "Cat").replace(" ", "")
     phone = new_client()
+    before = _notes(table)
+    # Opening the link (as a chat app's link preview does) only asks: nothing is taken or told.
     answer = phone.get(reverse("seat_back_link", args=[table.code, code]))
+    assert answer.status_code == 200 and "Take Cat's seat?" in text(answer)
+    assert _notes(table) == before
+    assert phone.get(reverse("table", args=[table.code])).status_code == 403
+    answer = phone.post(reverse("seat_back_link", args=[table.code, code]))
     assert answer.status_code == 302
     assert "You are <strong>Cat</strong>" in text(phone.get(reverse("table", args=[table.code])))
+    assert any("Cat's seat was opened on another screen" in note for note in _notes(table))
 
 
 def test_a_wrong_or_old_code_or_another_tables_changes_nothing() -> None:
@@ -178,10 +187,94 @@ def test_a_removed_seats_code_opens_nothing_and_a_second_scan_says_nothing_new()
     ben_code = _show_code(host, table, "Ben").replace(" ", "")
     cat_code = _show_code(host, table, "Cat").replace(" ", "")
     phone = new_client()
-    assert phone.get(reverse("seat_back_link", args=[table.code, cat_code])).status_code == 302
+    assert phone.post(reverse("seat_back_link", args=[table.code, cat_code])).status_code == 302
     notes = _notes(table)
+    assert phone.post(reverse("seat_back_link", args=[table.code, cat_code])).status_code == 302
     assert phone.get(reverse("seat_back_link", args=[table.code, cat_code])).status_code == 302
     assert _notes(table) == notes  # the same browser again: nothing new to tell
     services.seat_remove(host=table.seat("Ann"), seat_id=table.seats["Ben"].pk)
     answer = new_client().get(reverse("seat_back_link", args=[table.code, ben_code]))
     assert answer.status_code == 404
+
+
+def test_a_living_host_gets_no_code_of_a_seat_that_reads_more_than_theirs() -> None:
+    """The chat notes guard only what the host reads too (docs/security.md, "Getting a seat
+    back"). Forum rules (rules/001): Cat is killed on night 1 and writes in the graveyard, Fay
+    and Gus read the pack's channel; Ann, the host, is a living protector. Her screen offers
+    neither their codes, the service refuses to show them, and their codes, worked out anyway,
+    open nothing in a browser without a seat: it never reads the graveyard."""
+    table = _forum_lobby()
+    _deal(table)
+    _cat_dies_and_talks(table)
+    assert table.seat("Ann").alive
+    host = client_for(table, "Ann")
+    page = text(host.get(reverse("table", args=[table.code])))
+    offered = re.search(r'<details class="card seat-back">.*?</details>', page, re.S)
+    assert offered is not None
+    options = re.findall(r'<option value="\d+">([^<]+)</option>', offered.group(0))
+    assert options == ["Ben", "Dan", "Eve"]
+    assert 'id="seat-back-withheld"' in offered.group(0)
+    before = _notes(table)
+    for name in ("Cat", "Fay", "Gus"):
+        answer = host.post(
+            reverse("seat_code", args=[table.code]), {"seat": str(table.seats[name].pk)}
+        )
+        assert answer.status_code == 400 and "seat-code-text" not in text(answer)
+        assert "reads what yours may not" in text(answer)
+        code = seat_codes.seat_code(table.seat(name), table.table)
+        private = new_client()
+        answer = private.post(reverse("seat_back", args=[table.code]), {"seat_code": code})
+        assert answer.status_code == 400
+        assert private.post(reverse("seat_back_link", args=[table.code, code])).status_code == 404
+        body = text(private.get(reverse("table", args=[table.code])))
+        assert GRAVE_LINE not in body and 'id="seat-back-limits"' in body
+    assert _notes(table) == before
+    # A seat that reads no more than Ann's comes back as before.
+    dan = _show_code(host, table, "Dan")
+    phone = new_client()
+    answer = phone.post(reverse("seat_back", args=[table.code]), {"seat_code": dan})
+    assert answer.status_code == 302
+    assert GRAVE_LINE not in text(phone.get(reverse("table", args=[table.code])))
+
+
+def test_no_code_opens_the_hosts_own_seat_nor_a_seat_in_table_mode() -> None:
+    table = deal_game(**DEAL)
+    ann = seat_codes.seat_code(table.seat("Ann"), table.table)
+    assert seat_codes.seat_with_code(table.table, ann) is None
+    mod = Moderator("forum", ["Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"])
+    mod.client.post(reverse("start", args=[mod.code]))
+    seated = Seat.objects.filter(table__code=mod.code)
+    assert seated.count() > 1
+    for seat in seated:
+        assert seat_codes.seat_with_code(seat.table, seat_codes.seat_code(seat, seat.table)) is None
+
+
+def test_wrong_codes_are_limited_per_client_and_per_table(settings) -> None:
+    """Ten wrong codes a minute from one client, or at one table: the next answer says to wait
+    and checks nothing, not even the right code."""
+    settings.WRONG_SEAT_CODES_PER_MINUTE = 10
+    cache.clear()
+    table = deal_game(**DEAL)
+    other = deal_game(**DEAL)
+    ben = seat_codes.seat_code(table.seat("Ben"), table.table)
+    guesser = Client(REMOTE_ADDR="203.0.113.7")
+    for _ in range(10):
+        answer = guesser.post(reverse("seat_back", args=[table.code]), {"seat_code": "ZZZZZZZZ"})
+        assert answer.status_code == 400
+    before = _notes(table)
+    answer = guesser.post(reverse("seat_back", args=[table.code]), {"seat_code": ben})
+    assert answer.status_code == 429 and "Too many wrong seat codes" in text(answer)
+    assert guesser.get(reverse("seat_back_link", args=[table.code, ben])).status_code == 429
+    assert guesser.get(reverse("table", args=[table.code])).status_code == 403
+    assert _notes(table) == before
+    # The same client at another table, and another client at this one, are refused too.
+    other_ben = seat_codes.seat_code(other.seat("Ben"), other.table)
+    answer = guesser.post(reverse("seat_back", args=[other.code]), {"seat_code": other_ben})
+    assert answer.status_code == 429
+    someone = Client(REMOTE_ADDR="198.51.100.9")
+    answer = someone.post(reverse("seat_back", args=[table.code]), {"seat_code": ben})
+    assert answer.status_code == 429
+    # Elsewhere, from elsewhere, a right code still works.
+    answer = someone.post(reverse("seat_back", args=[other.code]), {"seat_code": other_ben})
+    assert answer.status_code == 302
+    cache.clear()

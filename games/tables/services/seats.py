@@ -20,6 +20,7 @@ from games.tables.family import Family, family_named
 from games.tables.models import Seat, SeatTaken, Stage, Table
 from games.tables.names import RefusedName, clashing_name, clean_name
 from games.tables.reads import players_have_screens, table_info
+from games.tables.seat_codes import may_give_back
 from games.tables.services.common import (
     NotAllowedError,
     ServiceError,
@@ -301,10 +302,20 @@ def seat_code_show(*, host: Seat, seat_id: int) -> Seat:
                 " give back."
             )
         )
-    seat = table.seats.filter(pk=seat_id).first()
+    seats = list(table.seats.order_by("position"))
+    seat = next((s for s in seats if s.pk == seat_id), None)
     if seat is None or seat.pk == host.pk:
         raise ServiceError(_("Choose another player at this table."))
     seat.table = table
+    if not may_give_back(table, seat, seats):
+        raise ServiceError(
+            _(
+                "%(player)s's seat reads what yours may not (such as the dead's graveyard or the"
+                " werewolves' channel), so you cannot be shown its code. A host whose seat reads"
+                " it can, or it comes back with the player's own rejoin link."
+            )
+            % {"player": seat.name}
+        )
     with language.shared():
         post_note(
             table,
