@@ -24,7 +24,7 @@ from games.tables.family import (
     narrator_of,
 )
 from games.tables.services import ServiceError
-from games.tables.views import remember_seat
+from games.tables.sessions import remember_seat
 
 
 @require_GET

@@ -23,8 +23,8 @@ from games.tables import language, services
 from games.tables.models import Seat, Table
 from games.tables.push import channel_group, table_group
 from games.tables.selectors import chat_lines, readable_channels, table_page
+from games.tables.sessions import TABLE_CODE, seat_of
 from games.tables.sharing import server_port, share_root_of_origin
-from games.tables.views import TABLE_CODE, seat_of
 from games.tables.watching import may_watch
 
 log = logging.getLogger(__name__)

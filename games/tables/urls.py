@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.tables import views
+from games.tables import seat_back, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -12,9 +12,9 @@ urlpatterns = [
     path("g/<str:code>/join", views.join, name="join"),
     path("g/<str:code>/rejoin/<str:token>", views.rejoin, name="rejoin"),
     path("g/<str:code>/watch/<str:key>", views.watch, name="watch"),
-    path("g/<str:code>/back", views.seat_back, name="seat_back"),
-    path("g/<str:code>/back/<str:key>", views.seat_back_link, name="seat_back_link"),
-    path("g/<str:code>/seat-code", views.seat_code, name="seat_code"),
+    path("g/<str:code>/back", seat_back.seat_back, name="seat_back"),
+    path("g/<str:code>/back/<str:key>", seat_back.seat_back_link, name="seat_back_link"),
+    path("g/<str:code>/seat-code", seat_back.seat_code, name="seat_code"),
     path("g/<str:code>/panel", views.panel, name="panel"),
     path("g/<str:code>/options", views.options, name="options"),
     path("g/<str:code>/remove/<int:seat_id>", views.remove_seat, name="remove_seat"),

@@ -7,12 +7,9 @@ a redirect to the page (Post/Redirect/Get). The websocket only pushes.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from functools import wraps
 
-from django.conf import settings
-from django.core.cache import cache
 from django.http import (
     HttpRequest,
     HttpResponse,
@@ -35,6 +32,14 @@ from games.tables.models import Seat, Stage, Table
 from games.tables.reads import table_info
 from games.tables.selectors import table_page
 from games.tables.services import ServiceError
+from games.tables.sessions import (
+    SEAT_TOKEN,
+    SESSION_SEATS,
+    TABLE_CODE,
+    find_table,
+    remember_seat,
+    session_token,
+)
 from games.tables.sharing import ShareRoot, server_port, share_root
 from games.tables.watching import (
     key_holds,
@@ -44,59 +49,12 @@ from games.tables.watching import (
     which_key,
 )
 
-SESSION_SEATS = "seats"
-# Seats a browser's session keeps, the most recently taken: far more games than anyone plays at
-# once, and a cookie under 2 KB, under half the 4,096 bytes browsers keep (issue 25).
-REMEMBERED_SEATS = 40
-# A seat token's shape (models.new_seat_token) and the longest one the column holds.
-SEAT_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,32}")
-TABLE_CODE = re.compile(r"[A-Za-z0-9]{1,16}")
-
 
 class HtmxHttpRequest(HttpRequest):
     """A request as django-htmx's middleware (settings.MIDDLEWARE) hands it to a view: with
     `htmx`, true when htmx sent it (django-htmx's documented way to type it)."""
 
     htmx: HtmxDetails
-
-
-# --- Session ----------------------------------------------------------------------------------
-
-
-def remember_seat(request: HttpRequest, seat: Seat) -> None:
-    """Keep `seat` in this browser's session, as its newest seat; only the REMEMBERED_SEATS
-    newest are kept (a player at an older table takes their seat back with its rejoin link)."""
-    seats = request.session.get(SESSION_SEATS, {})
-    seats = dict(seats) if isinstance(seats, dict) else {}
-    code = seat.table.code
-    seats.pop(code, None)  # re-inserted last: the newest
-    seats[code] = seat.token
-    for old in list(seats)[: max(0, len(seats) - REMEMBERED_SEATS)]:
-        del seats[old]
-    request.session[SESSION_SEATS] = seats
-
-
-def _session_token(session: object, code: str) -> str | None:
-    seats = session.get(SESSION_SEATS, {}) if hasattr(session, "get") else {}
-    token = seats.get(code) if isinstance(seats, dict) else None
-    return token if isinstance(token, str) and SEAT_TOKEN.fullmatch(token) else None
-
-
-def find_table(code: str) -> Table | None:
-    if not TABLE_CODE.fullmatch(code or ""):
-        return None
-    return Table.objects.filter(code=code.upper()).first()
-
-
-def seat_of(session: object, table: Table) -> Seat | None:
-    """The seat this session holds at `table`, if any."""
-    token = _session_token(session, table.code)
-    if token is None:
-        return None
-    seat = Seat.objects.filter(table=table, token=token).first()
-    if seat is not None:
-        seat.table = table
-    return seat
 
 
 # --- Answers ----------------------------------------------------------------------------------
@@ -106,7 +64,7 @@ def message_page(request: HttpRequest, title: str, text: str, status: int) -> Ht
     return render(request, "tables/message.html", {"title": title, "text": text}, status=status)
 
 
-def _no_table(request: HttpRequest) -> HttpResponse:
+def no_table(request: HttpRequest) -> HttpResponse:
     return message_page(
         request,
         _("No such game"),
@@ -125,10 +83,10 @@ def _not_seated(request: HttpRequest, table: Table) -> HttpResponse:
             _("Take a seat first: open the game's invite link and type your name."),
             403,
         )
-    return _seat_back_page(request, table, status=403)
+    return seat_back_page(request, table, status=403)
 
 
-def _seat_back_page(
+def seat_back_page(
     request: HttpRequest, table: Table, *, error: str | None = None, status: int = 200
 ) -> HttpResponse:
     """How a player gets their seat back (the host shows its code; typed here) and whether the
@@ -144,7 +102,7 @@ def _seat_back_page(
     return render(request, "tables/not_seated.html", context, status=status)
 
 
-def _share_root(request: HttpRequest) -> ShareRoot:
+def share_root_for(request: HttpRequest) -> ShareRoot:
     """`share_root` for the address this request was sent to."""
     scheme = request.scheme
     assert scheme is not None  # Django's request always has one ("http" when nothing says)
@@ -166,7 +124,7 @@ def render_page(
     assert table is not None, "a watcher's page needs its table"
     page = table_page(table, seat, with_chat=not panel_only)
     # Links other devices open (invite, watch, rejoin): never this machine's loopback address.
-    shared = _share_root(request)
+    shared = share_root_for(request)
     context = {
         **page.panel.context,
         "page": page,
@@ -180,13 +138,13 @@ def render_page(
     return response
 
 
-def _table_and_seat(request: HttpRequest, code: str) -> tuple[Table | None, Seat | None]:
+def table_and_seat(request: HttpRequest, code: str) -> tuple[Table | None, Seat | None]:
     """The table `code`, caught up with its clock, and this browser's seat at it: one read
     for a seated player (the seat with its table), two for anyone else."""
     if not TABLE_CODE.fullmatch(code or ""):
         return None, None
     code = code.upper()
-    token = _session_token(request.session, code)
+    token = session_token(request.session, code)
     seat = None
     if token is not None:
         seat = Seat.objects.select_related("table").filter(table__code=code, token=token).first()
@@ -252,9 +210,9 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def join(request: HttpRequest, code: str) -> HttpResponse:
-    table, seat = _table_and_seat(request, code)
+    table, seat = table_and_seat(request, code)
     if table is None:
-        return _no_table(request)
+        return no_table(request)
     if seat is not None:
         return redirect("table", code=table.code)
     if table.stage != Stage.LOBBY:
@@ -307,136 +265,14 @@ def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
     return redirect("table", code=table.code)
 
 
-def _take_back(request: HttpRequest, seat: Seat) -> HttpResponse:
-    """Put `seat`, found by its seat code, in this browser's session, unless the browser holds
-    another seat at the table (a host scanning a player's code keeps the host's seat)."""
-    held = seat_of(request.session, seat.table)
-    if held is not None and held.pk != seat.pk:
-        return message_page(
-            request,
-            _("You already have a seat here"),
-            _(
-                "This browser already holds a seat at this game. Scan the code with the phone"
-                " of the player whose seat it is."
-            ),
-            409,
-        )
-    if held is None:
-        try:
-            services.seat_taken_back(seat=seat)
-        except ServiceError as error:  # the seat was removed from the lobby meanwhile
-            return message_page(request, _("Seat code not recognised"), str(error), error.status)
-    remember_seat(request, seat)
-    return redirect("table", code=seat.table.code)
-
-
-def _wrong_code_keys(request: HttpRequest, table: Table) -> tuple[str, str]:
-    return (f"seat-code-wrong:client:{client_key(request)}", f"seat-code-wrong:table:{table.code}")
-
-
-def _too_many_wrong_codes(request: HttpRequest, table: Table) -> bool:
-    """Whether this client, or anyone at this table, sent settings.WRONG_SEAT_CODES_PER_MINUTE
-    wrong seat codes this minute (counted in Django's cache: docs/security.md, "Getting a seat
-    back")."""
-    limit = settings.WRONG_SEAT_CODES_PER_MINUTE
-    counts = cache.get_many(_wrong_code_keys(request, table))
-    return any(count >= limit for count in counts.values())
-
-
-def _count_wrong_code(request: HttpRequest, table: Table) -> None:
-    for key in _wrong_code_keys(request, table):
-        cache.add(key, 0, timeout=60)  # the minute starts at the first wrong code
-        try:
-            cache.incr(key)
-        except ValueError:  # it lapsed between the two calls
-            cache.set(key, 1, timeout=60)
-
-
-def _too_many_page(request: HttpRequest) -> HttpResponse:
-    return message_page(
-        request,
-        _("Too many wrong seat codes"),
-        _(
-            "Too many wrong seat codes were typed here in the last minute. Wait a minute, then"
-            " type the code the host's screen shows."
-        ),
-        429,
-    )
-
-
-def _seat_for_code(request: HttpRequest, table: Table, typed: object) -> Seat | HttpResponse | None:
-    """The seat `typed` opens; None, counted, if it opens none; the refusal when too many
-    wrong codes came in the last minute (then nothing is checked)."""
-    if _too_many_wrong_codes(request, table):
-        return _too_many_page(request)
-    found = seat_codes.seat_with_code(table, typed)
-    if found is None:
-        _count_wrong_code(request, table)
-    return found
-
-
-@require_http_methods(["GET", "POST"])
-def seat_back(request: HttpRequest, code: str) -> HttpResponse:
-    """A player types the seat code the host's screen shows (games/tables/seat_codes.py)."""
-    table, seat = _table_and_seat(request, code)
-    if table is None:
-        return _no_table(request)
-    if seat is not None:
-        return redirect("table", code=table.code)
-    if request.method == "GET":
-        return _seat_back_page(request, table)
-    found = _seat_for_code(request, table, request.POST.get("seat_code", ""))
-    if isinstance(found, HttpResponse):
-        return found
-    if found is None:
-        error = _(
-            "That code does not open a seat at this game. Ask the host to show it again: a code"
-            " works for %(minutes)d minutes."
-        ) % {"minutes": seat_codes.WINDOW_MINUTES}
-        return _seat_back_page(request, table, error=error, status=400)
-    return _take_back(request, found)
-
-
-@require_http_methods(["GET", "POST"])
-def seat_back_link(request: HttpRequest, code: str, key: str) -> HttpResponse:
-    """The link the host's QR code carries: the seat code in the path. Opening it (a GET, which
-    a chat app's link preview makes too) only asks; the button's POST takes the seat and tells
-    the table."""
-    table = find_table(code)
-    if table is None:
-        return _no_table(request)
-    found = _seat_for_code(request, table, key)
-    if isinstance(found, HttpResponse):
-        return found
-    if found is None:
-        return message_page(
-            request,
-            _("Seat code not recognised"),
-            _(
-                "This seat code does not open a seat: a code works for %(minutes)d minutes after"
-                " the host shows it. Ask the host to show it again."
-            )
-            % {"minutes": seat_codes.WINDOW_MINUTES},
-            404,
-        )
-    if request.method == "GET":
-        held = seat_of(request.session, table)
-        if held is None:
-            context = {"table": table, "player": found.name, "key": key}
-            return render(request, "tables/seat_back_confirm.html", context)
-        if held.pk == found.pk:
-            return redirect("table", code=table.code)
-    return _take_back(request, found)
-
-
 # --- The table page ---------------------------------------------------------------------------
 
 
 @require_GET
 def table_view(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    table, seat = _table_and_seat(request, code)
+    table, seat = table_and_seat(request, code)
     if table is None:
-        return _no_table(request)
+        return no_table(request)
     if seat is None:
         if may_watch(request.session, table):
             return render_page(request, None, table=table)
@@ -464,7 +300,7 @@ def watch(request: HttpRequest, code: str, key: str) -> HttpResponse:
             _("This watch link is not right. Ask the game's host for it again."),
             404,
         )
-    if _session_token(request.session, table.code) is not None:
+    if session_token(request.session, table.code) is not None:
         return redirect("table", code=table.code)
     if not key_holds(table, which):
         return message_page(
@@ -485,9 +321,9 @@ def watch(request: HttpRequest, code: str, key: str) -> HttpResponse:
 def panel(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The seat's panel (what a page fetches when its socket is down): 204 when the page
     already shows this version (`?version=`)."""
-    table, seat = _table_and_seat(request, code)
+    table, seat = table_and_seat(request, code)
     if table is None:
-        return _no_table(request)
+        return no_table(request)
     watcher = seat is None and may_watch(request.session, table)
     if seat is None and not watcher:
         return _not_seated(request, table)
@@ -505,9 +341,9 @@ def seat_post(handler: Callable[..., object]) -> Callable[..., HttpResponse]:
     @require_POST
     @wraps(handler)
     def view(request: HtmxHttpRequest, code: str, **kwargs: object) -> HttpResponse:
-        table, seat = _table_and_seat(request, code)
+        table, seat = table_and_seat(request, code)
         if table is None:
-            return _no_table(request)
+            return no_table(request)
         if seat is None:
             return _not_seated(request, table)
         try:
@@ -547,25 +383,6 @@ def hand_over(request: HttpRequest, seat: Seat) -> None:
     raw = request.POST.get("seat", "")
     seat_id = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else 0
     services.host_hand_over(host=seat, seat_id=seat_id)
-
-
-@seat_post
-def seat_code(request: HttpRequest, seat: Seat) -> HttpResponse:
-    """The host shows a player's seat code and its QR code, on a page of its own (a plain
-    form: the code is not in any panel a push would redraw)."""
-    raw = request.POST.get("seat", "")
-    seat_id = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else 0
-    shown = services.seat_code_show(host=seat, seat_id=seat_id)
-    code = seat_codes.seat_code(shown, shown.table)
-    path = reverse("seat_back_link", args=[shown.table.code, code])
-    context = {
-        "table": shown.table,
-        "player": shown.name,
-        "code": seat_codes.readable(code),
-        "link": _share_root(request).root + path,
-        "minutes": seat_codes.WINDOW_MINUTES,
-    }
-    return render(request, "tables/seat_code.html", context)
 
 
 @seat_post
@@ -610,9 +427,9 @@ def move(request: HttpRequest, seat: Seat, kind: str) -> Table:
 def chat(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """A chat line. The line reaches every page (this one too) by the socket; the answer is
     the emptied form, or the form with what was typed and why it was refused."""
-    table, seat = _table_and_seat(request, code)
+    table, seat = table_and_seat(request, code)
     if table is None:
-        return _no_table(request)
+        return no_table(request)
     if seat is None:
         return _not_seated(request, table)
     channel = request.POST.get("channel", "public")
@@ -634,9 +451,9 @@ def chat(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def play_again(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    table, seat = _table_and_seat(request, code)
+    table, seat = table_and_seat(request, code)
     if table is None:
-        return _no_table(request)
+        return no_table(request)
     if seat is None:
         return _not_seated(request, table)
     try:

@@ -3,7 +3,7 @@
 Issue 25, hole 5: the session is a signed cookie holding one seat token per table joined, about
 36 bytes each; past about 110 tables it passed the 4,096 bytes browsers keep, the browser
 dropped it, and the player was logged out of every game at once. Now only the newest seats
-are kept (games/tables/views.remember_seat, REMEMBERED_SEATS); an older seat comes back through
+are kept (games/tables/sessions.remember_seat, REMEMBERED_SEATS); an older seat comes back through
 its rejoin link.
 """
 
@@ -15,7 +15,7 @@ from django.test import Client
 from games.families.onenight.options import RULES_PHRASE
 from games.tables import services
 from games.tables.models import Seat
-from games.tables.views import REMEMBERED_SEATS
+from games.tables.sessions import REMEMBERED_SEATS
 from tests.factories import create_lobby, new_client
 from tests.security.audit import url
 
