@@ -113,6 +113,12 @@ def test_a_move_that_lost_the_race_to_a_push_gets_its_message(
     ben.route("**/do/ready", lambda route: held.append(route))
 
     ben.get_by_role("button", name="I'm ready to vote").click()
+    # The route's handler runs when Playwright next reads the browser's events, not during the
+    # click: wait for it rather than assert at once (a loaded machine raced past it in CI).
+    for _ in range(250):
+        if held:
+            break
+        ben.wait_for_timeout(20)
     assert len(held) == 1
     ann.get_by_role("button", name="End the day now (host)").click()
     in_phase(ben, "Voting", LIVE_MS)
