@@ -29,6 +29,7 @@ from django.utils import timezone
 from games.tables.family import family_named
 from games.tables.models import CODE_ALPHABET, Seat, Stage, Table
 from games.tables.reads import seat_info, table_info
+from games.tables.watching import channels_read
 
 SEAT_CODE_LENGTH = 8
 # A code belongs to one window and is accepted in that one and the next: 10 to 20 minutes.
@@ -87,12 +88,8 @@ def givable_seats(table: Table, seats: list[Seat] | None = None) -> frozenset[in
     host = next((s for s in seats if s.is_host), None)
     if host is None:
         return frozenset()
-
-    def reads(seat: Seat) -> frozenset[str]:
-        return frozenset(c.name for c in family.channels(info, seat_info(seat)) if c.read)
-
-    hosts = reads(host)
-    return frozenset(s.pk for s in others if reads(s) <= hosts)
+    hosts = channels_read(info, seat_info(host))
+    return frozenset(s.pk for s in others if channels_read(info, seat_info(s)) <= hosts)
 
 
 def may_give_back(table: Table, seat: Seat, seats: list[Seat] | None = None) -> bool:

@@ -31,7 +31,7 @@ from django.conf import settings
 from django.contrib.sessions.backends.base import SessionBase
 from django.urls import reverse
 
-from games.tables.family import PUBLIC, TableInfo, family_named
+from games.tables.family import PUBLIC, SeatInfo, TableInfo, family_named
 from games.tables.models import Seat, Stage, Table
 from games.tables.reads import seat_info, table_info
 
@@ -65,10 +65,15 @@ def which_key(code: str, key: str) -> str | None:
     return None
 
 
+def channels_read(info: TableInfo, viewer: SeatInfo | None) -> frozenset[str]:
+    """The channels `viewer` (None: a watcher) reads at the table now, as its family says."""
+    channels = family_named(info.family).channels(info, viewer)
+    return frozenset(c.name for c in channels if c.read)
+
+
 def watcher_reads(info: TableInfo) -> frozenset[str]:
     """The channels a watcher reads at the table now."""
-    channels = family_named(info.family).channels(info, None)
-    return frozenset(c.name for c in channels if c.read)
+    return channels_read(info, None)
 
 
 def lobby_watch_holds(table: Table, seats: list[Seat] | None = None) -> bool:
@@ -89,9 +94,7 @@ def key_holds(table: Table, key: str, seats: list[Seat] | None = None) -> bool:
 def reads_what_watchers_read(table: Table, seat: Seat, seats: list[Seat] | None = None) -> bool:
     """Whether `seat` reads every channel a watcher of its table reads now."""
     info = table_info(table, seats)
-    family = family_named(info.family)
-    mine = frozenset(c.name for c in family.channels(info, seat_info(seat)) if c.read)
-    return watcher_reads(info) <= mine
+    return watcher_reads(info) <= channels_read(info, seat_info(seat))
 
 
 def watch_link_open(table: Table, seats: list[Seat] | None = None) -> bool:

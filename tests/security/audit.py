@@ -22,8 +22,9 @@ from django.http import HttpResponse
 from django.urls import reverse
 
 from games.families.onenight.engine import Role, Team
+from games.tables import services
 from games.tables.models import ChatLine, Move, Seat, SeatTaken, Table
-from tests.factories import TestTable
+from tests.factories import TestTable, fixed_shuffle
 
 # --- Role words -----------------------------------------------------------------------------
 
@@ -346,3 +347,41 @@ async def expect_closed(comm: WebsocketCommunicator, code: int) -> None:
         if output["type"] == "websocket.close":
             assert output.get("code") == code, output
             return
+
+
+# --- A forum table (rules/001) for the watcher and channel tests ------------------------------
+
+
+def forum_lobby() -> TestTable:
+    """A forum (rules/001) lobby of seven; dealt in order (`forum_deal`): Ann protector, Ben
+    seer, Cat, Dan and Eve villagers, Fay and Gus werewolves (the pack)."""
+    host = services.table_create(family="werewolf", ruleset="forum", host_name="Ann")
+    seats = {"Ann": host}
+    for name in ("Ben", "Cat", "Dan", "Eve", "Fay", "Gus"):
+        seats[name] = services.seat_join(table=host.table, name=name)
+    roles = {"count_werewolf": ["2"], "count_seer": ["1"], "count_protector": ["1"],
+             "count_villager": ["3"], "count_lunatic": ["0"]}  # fmt: skip
+    services.options_set(host=host, fields=roles)
+    return TestTable(table=Table.objects.get(pk=host.table_id), seats=seats)
+
+
+def forum_deal(table: TestTable) -> None:
+    """Deal `forum_lobby`'s table in seat order."""
+    with fixed_shuffle():
+        services.table_start(host=table.seat("Ann"))
+    table.refresh()
+
+
+def forum_night(table: TestTable) -> None:
+    """Night 1 of the dealt forum table: the pack kills Cat, Ann protects herself, Ben looks at
+    Fay; the villagers are done for the night (the night waits for them too)."""
+    ids = {name: str(seat.pk) for name, seat in table.seats.items()}
+    for name, fields in (
+        ("Fay", {"kill": [ids["Cat"]]}),
+        ("Gus", {"kill": [ids["Cat"]]}),
+        ("Ann", {"protect": [ids["Ann"]]}),
+        ("Ben", {"see": [ids["Fay"]]}),
+    ):
+        services.seat_move(seat=table.seat(name), kind="night", fields=fields)
+    for name in ("Cat", "Dan", "Eve"):
+        services.seat_move(seat=table.seat(name), kind="ready", fields={"ready": ["yes"]})

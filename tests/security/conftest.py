@@ -7,12 +7,14 @@ survives from another event loop.
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
 from channels.layers import channel_layers
 
+from games.tables import push
 from tests.security.audit import SocketOpener
 
 
@@ -36,3 +38,17 @@ async def sockets() -> AsyncIterator[SocketOpener]:
     opener = SocketOpener()
     yield opener
     await opener.close_all()
+
+
+@pytest.fixture
+def group_messages(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+    """Every message the table core sends to a channel-layer group, as it sends it."""
+    sent: list[tuple[str, dict[str, Any]]] = []
+    real = push._send
+
+    def record(group: str, message: dict[str, Any]) -> None:
+        sent.append((group, json.loads(json.dumps(message))))
+        real(group, message)
+
+    monkeypatch.setattr(push, "_send", record)
+    return sent

@@ -37,7 +37,6 @@ from tests.factories import (
     TestTable,
     client_for,
     create_lobby,
-    fixed_shuffle,
     new_client,
     play_to,
 )
@@ -56,6 +55,9 @@ from tests.security.audit import (
     SocketOpener,
     db_snapshot,
     expect_closed,
+    forum_deal,
+    forum_lobby,
+    forum_night,
     message_of,
     new_session,
     post_path,
@@ -869,16 +871,9 @@ async def test_the_socket_takes_no_forms_and_no_chat(sockets: SocketOpener) -> N
 def _forum_table() -> TestTable:
     """A forum game (rules/001) dealt in order: Ann protector, Ben seer, Cat, Dan and Eve
     villagers, Fay and Gus werewolves (the pack)."""
-    host = services.table_create(family="werewolf", ruleset="forum", host_name="Ann")
-    seats = {"Ann": host}
-    for name in ("Ben", "Cat", "Dan", "Eve", "Fay", "Gus"):
-        seats[name] = services.seat_join(table=host.table, name=name)
-    roles = {"count_werewolf": ["2"], "count_seer": ["1"], "count_protector": ["1"],
-             "count_villager": ["3"], "count_lunatic": ["0"]}  # fmt: skip
-    services.options_set(host=host, fields=roles)
-    with fixed_shuffle():
-        services.table_start(host=host)
-    return TestTable(table=Table.objects.get(pk=host.table_id), seats=seats)
+    table = forum_lobby()
+    forum_deal(table)
+    return table
 
 
 @pytest.mark.django_db(transaction=True)
@@ -914,21 +909,6 @@ async def test_a_private_chat_channel_is_never_delivered_to_a_seat_that_may_not_
         )
 
 
-def _forum_night(table: TestTable) -> None:
-    """Night 1 of `_forum_table`: the pack kills Cat, Ann protects herself, Ben looks at Fay;
-    the villagers are done for the night."""
-    ids = {name: str(seat.pk) for name, seat in table.seats.items()}
-    for name, fields in (
-        ("Fay", {"kill": [ids["Cat"]]}),
-        ("Gus", {"kill": [ids["Cat"]]}),
-        ("Ann", {"protect": [ids["Ann"]]}),
-        ("Ben", {"see": [ids["Fay"]]}),
-    ):
-        services.seat_move(seat=table.seat(name), kind="night", fields=fields)
-    for name in ("Cat", "Dan", "Eve"):
-        services.seat_move(seat=table.seat(name), kind="ready", fields={"ready": ["yes"]})
-
-
 @pytest.mark.django_db(transaction=True)
 async def test_a_watcher_follows_the_public_game_and_the_graveyard_and_nothing_else(
     sockets: SocketOpener,
@@ -944,7 +924,7 @@ async def test_a_watcher_follows_the_public_game_and_the_graveyard_and_nothing_e
     secret = await database_sync_to_async(services.chat_post)(
         seat=table.seats["Fay"], text="Cat tonight, agreed?", channel="pack"
     )
-    await database_sync_to_async(_forum_night)(table)
+    await database_sync_to_async(forum_night)(table)
     panel, frames = await receive_until(watcher, lambda f: f["type"] == "panel")
     for text in (json.dumps(frames), panel["panel"]):
         assert "Cat tonight" not in text and f'"id": {secret.pk}' not in text

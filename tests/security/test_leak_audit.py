@@ -850,20 +850,6 @@ def final_checks(run: GameRun) -> None:
     run.figures["captures_checked_before_reveal"] += len(run.captures)
 
 
-@pytest.fixture
-def group_messages(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
-    """Every message the table core sends to a channel-layer group, as it sends it."""
-    sent: list[tuple[str, dict[str, Any]]] = []
-    real = push._send
-
-    def record(group: str, message: dict[str, Any]) -> None:
-        sent.append((group, json.loads(json.dumps(message))))
-        real(group, message)
-
-    monkeypatch.setattr(push, "_send", record)
-    return sent
-
-
 CHAT_LINE_KEYS = {"type", "id", "channel", "seat_id", "name", "note", "text", "sent_at"}
 
 

@@ -324,15 +324,12 @@ NONE: frozenset[str] = frozenset()
 PUBLIC_ONLY = frozenset({"public"})
 
 
-# --- Multi-night Werewolf: the game --------------------------------------------------------------
-
-
-async def werewolf_game(ruleset: str, seed: int, players: int) -> Run:
-    rng = random.Random(seed)
-    run = Run(oracle=werewolf_secrets)
+async def seat_everyone(run: Run, game: str, players: int, join: dict[str, str]) -> Identity:
+    """Ann opens a table of `game` ("family:ruleset") through the pages and the next NAMES take
+    a seat each, posting `join` with their name; Ann's identity."""
     host = Identity("Ann", "seat", new_client(), "Ann")
     response = await run.http(
-        host, "POST", reverse("table_new"), {"host_name": "Ann", "game": f"werewolf:{ruleset}"}
+        host, "POST", reverse("table_new"), {"host_name": "Ann", "game": game}
     )
     run.code = response["Location"].strip("/").split("/")[-1]
     run.identities["Ann"] = host
@@ -340,7 +337,17 @@ async def werewolf_game(ruleset: str, seed: int, players: int) -> Run:
         who = Identity(name, "seat", new_client(), name)
         run.identities[name] = who
         await run.http(who, "GET", run.path("join"))
-        await run.http(who, "POST", run.path("join"), {"name": name})
+        await run.http(who, "POST", run.path("join"), {"name": name, **join})
+    return host
+
+
+# --- Multi-night Werewolf: the game --------------------------------------------------------------
+
+
+async def werewolf_game(ruleset: str, seed: int, players: int) -> Run:
+    rng = random.Random(seed)
+    run = Run(oracle=werewolf_secrets)
+    host = await seat_everyone(run, f"werewolf:{ruleset}", players, {})
     fields: dict[str, Any] = {
         f"count_{r}": n for r, n in line_up(ruleset, players, rng, seed % 3).items()
     }
@@ -539,20 +546,6 @@ async def test_a_random_multi_night_game_leaks_nothing(
     assert_the_audit_saw_secrets(run)
 
 
-@pytest.fixture
-def group_messages(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
-    """Every message the table core sends to a channel-layer group, as it sends it."""
-    sent: list[tuple[str, dict[str, Any]]] = []
-    real = push._send
-
-    def record(group: str, message: dict[str, Any]) -> None:
-        sent.append((group, json.loads(json.dumps(message))))
-        real(group, message)
-
-    monkeypatch.setattr(push, "_send", record)
-    return sent
-
-
 def check_group_messages(
     run: Run, auditor: Auditor, sent: list[tuple[str, dict[str, Any]]]
 ) -> None:
@@ -712,17 +705,7 @@ def onenight_secrets(state: dict[str, Any] | None, stage: str) -> Secrets:
 async def onenight_game(ruleset: str, seed: int, players: int) -> Run:
     rng = random.Random(seed)
     run = Run(oracle=onenight_secrets)
-    host = Identity("Ann", "seat", new_client(), "Ann")
-    response = await run.http(
-        host, "POST", reverse("table_new"), {"host_name": "Ann", "game": f"onenight:{ruleset}"}
-    )
-    run.code = response["Location"].strip("/").split("/")[-1]
-    run.identities["Ann"] = host
-    for name in NAMES[1:players]:
-        who = Identity(name, "seat", new_client(), name)
-        run.identities[name] = who
-        await run.http(who, "GET", run.path("join"))
-        await run.http(who, "POST", run.path("join"), {"name": name, "phrase": RULES_PHRASE})
+    host = await seat_everyone(run, f"onenight:{ruleset}", players, {"phrase": RULES_PHRASE})
     deck = Counter(_deck(rng, Ruleset(ruleset), players, []))
     counts = {f"count_{r.value}": deck.get(r, 0) for r in role_limits(Ruleset(ruleset))}
     await run.http(host, "POST", run.path("options"), counts, htmx=True)

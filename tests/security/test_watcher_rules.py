@@ -25,6 +25,9 @@ from tests.factories import TestTable, client_for, create_lobby, fixed_shuffle, 
 from tests.security.audit import (
     SocketOpener,
     expect_closed,
+    forum_deal,
+    forum_lobby,
+    forum_night,
     new_session,
     receive_until,
     url,
@@ -36,39 +39,11 @@ GRAVE_LINE = "they got me, it was the baker"
 WATCH = re.compile(r"/g/[A-Z0-9]+/watch/[0-9a-f]+")
 
 
-def _forum_lobby() -> TestTable:
-    """A forum (rules/001) lobby of seven; dealt in order: Ann protector, Ben seer, Cat, Dan
-    and Eve villagers, Fay and Gus werewolves."""
-    host = services.table_create(family="werewolf", ruleset="forum", host_name="Ann")
-    seats = {"Ann": host}
-    for name in ("Ben", "Cat", "Dan", "Eve", "Fay", "Gus"):
-        seats[name] = services.seat_join(table=host.table, name=name)
-    roles = {"count_werewolf": ["2"], "count_seer": ["1"], "count_protector": ["1"],
-             "count_villager": ["3"], "count_lunatic": ["0"]}  # fmt: skip
-    services.options_set(host=host, fields=roles)
-    return TestTable(table=Table.objects.get(pk=host.table_id), seats=seats)
-
-
-def _deal(table: TestTable) -> None:
-    with fixed_shuffle():
-        services.table_start(host=table.seat("Ann"))
-    table.refresh()
-
-
-def _cat_dies_and_talks(table: TestTable) -> int:
+def cat_dies_and_talks(table: TestTable) -> int:
     """Night 1: the pack kills Cat (Ann protects herself), the villagers are done for the
     night; dead Cat writes in the graveyard.
     Returns the line's id."""
-    ids = {name: str(seat.pk) for name, seat in table.seats.items()}
-    for name, fields in (
-        ("Fay", {"kill": [ids["Cat"]]}),
-        ("Gus", {"kill": [ids["Cat"]]}),
-        ("Ann", {"protect": [ids["Ann"]]}),
-        ("Ben", {"see": [ids["Fay"]]}),
-    ):
-        services.seat_move(seat=table.seat(name), kind="night", fields=fields)
-    for name in ("Cat", "Dan", "Eve"):  # the night waits for those without a power too
-        services.seat_move(seat=table.seat(name), kind="ready", fields={"ready": ["yes"]})
+    forum_night(table)
     assert not table.seat("Cat").alive
     return services.chat_post(seat=table.seat("Cat"), text=GRAVE_LINE, channel="graveyard").pk
 
@@ -87,11 +62,11 @@ def test_a_living_host_is_never_shown_a_watch_link_during_the_game() -> None:
     """The host's page, its panel fragment and the panel a POST answers with: a watch link in
     the lobby, none from the deal on while the host lives; shown once the host's seat reads the
     graveyard (here: the host role handed to the dead Cat)."""
-    table = _forum_lobby()
+    table = forum_lobby()
     ann = client_for(table, "Ann")
     assert _link_on_page(ann, table.code)  # the lobby: watchers read the public channel only
-    _deal(table)
-    line = _cat_dies_and_talks(table)
+    forum_deal(table)
+    line = cat_dies_and_talks(table)
     assert table.seat("Ann").alive
     answers = {
         "page": ann.get(url("table", table.code)),
@@ -131,13 +106,13 @@ def test_the_lobbys_watch_link_stops_at_the_deal_where_watchers_read_the_graveya
     """A private window (no seat) that opened the lobby's link, as a player could: from the
     deal on its page and fragment are refused and never hold the graveyard; the lobby's link
     opened after the deal says it has expired."""
-    table = _forum_lobby()
+    table = forum_lobby()
     lobby_link = _link_on_page(client_for(table, "Ann"), table.code)
     private = new_client()
     assert private.get(lobby_link).status_code == 302
     assert "You are <strong>watching" in private.get(url("table", table.code)).content.decode()
-    _deal(table)
-    _cat_dies_and_talks(table)
+    forum_deal(table)
+    cat_dies_and_talks(table)
     for path in (url("table", table.code), url("panel", table.code)):
         answer = private.get(path)
         body = answer.content.decode()
@@ -155,9 +130,9 @@ def test_the_lobbys_watch_link_stops_at_the_deal_where_watchers_read_the_graveya
 def test_a_session_from_before_the_rules_holds_the_lobbys_key() -> None:
     """A session that watched before issue 36 kept only the code: it is read as the lobby's
     key, so it too stops at the deal of a Werewolf game."""
-    table = _forum_lobby()
-    _deal(table)
-    _cat_dies_and_talks(table)
+    table = forum_lobby()
+    forum_deal(table)
+    cat_dies_and_talks(table)
     old = Client()
     old.cookies["sessionid"] = new_session({"watching": [table.code]})
     assert old.get(url("table", table.code)).status_code == 403
@@ -190,17 +165,17 @@ async def test_pushes_never_carry_the_link_to_a_living_host_and_a_lobby_watcher_
     """Over the socket: the living host's pushed panels hold no watch link from the deal on;
     a lobby watcher's socket open at the deal is closed (4403) before any graveyard line, and
     a socket opened with the lobby's key afterwards is refused."""
-    table = await database_sync_to_async(_forum_lobby)()
+    table = await database_sync_to_async(forum_lobby)()
     # The session's form from before the rules (a list of codes) is read as the lobby's key.
     lobby_watch = {"watching": [table.code]}
     watcher = await sockets.open(table.code, lobby_watch)
     hello = await watcher.receive_json_from(timeout=5)
     assert hello["type"] == "hello"
     ann, ann_hello = await sockets.seat(table, "Ann")
-    await database_sync_to_async(_deal)(table)
+    await database_sync_to_async(forum_deal)(table)
     await expect_closed(watcher, CLOSE_NOT_SEATED)
     _panel, frames = await receive_until(ann, lambda f: f["type"] == "panel")
-    await database_sync_to_async(_cat_dies_and_talks)(table)
+    await database_sync_to_async(cat_dies_and_talks)(table)
     await ann.send_json_to({"type": "sync", "after": 0, "version": 0})
     _, more = await receive_until(ann, lambda f: f["type"] == "hello")
     pushed = json.dumps([*frames, *more])

@@ -18,7 +18,8 @@ from django.utils import timezone
 from games.tables import seat_codes, services
 from games.tables.models import ChatLine, Seat
 from tests.factories import TestTable, client_for, create_lobby, deal_game, new_client
-from tests.security.test_watcher_rules import GRAVE_LINE, _cat_dies_and_talks, _deal, _forum_lobby
+from tests.security.audit import forum_deal, forum_lobby
+from tests.security.test_watcher_rules import GRAVE_LINE, cat_dies_and_talks
 from tests.werewolf.test_table_mode import Moderator
 
 from .helpers import text
@@ -203,9 +204,9 @@ def test_a_living_host_gets_no_code_of_a_seat_that_reads_more_than_theirs() -> N
     and Gus read the pack's channel; Ann, the host, is a living protector. Her screen offers
     neither their codes, the service refuses to show them, and their codes, worked out anyway,
     open nothing in a browser without a seat: it never reads the graveyard."""
-    table = _forum_lobby()
-    _deal(table)
-    _cat_dies_and_talks(table)
+    table = forum_lobby()
+    forum_deal(table)
+    cat_dies_and_talks(table)
     assert table.seat("Ann").alive
     host = client_for(table, "Ann")
     page = text(host.get(reverse("table", args=[table.code])))
