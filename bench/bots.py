@@ -260,9 +260,11 @@ class Bot:
             raise BotAborted(kind)
         return response
 
-    def show(self, html: str, version: int, t: float) -> None:
-        """A panel reached the page (pushed, or a form's answer): keep it if it is newer."""
-        if version <= self.version:
+    def show(self, html: str, version: int, t: float, answer: bool = False) -> None:
+        """A panel reached the page (pushed, or a form's answer): keep it if it is newer, or,
+        for a form's answer, as new (as table.js does: a move only its sender may see, such as
+        the Doppelganger's copy, answers with its new form at the same version)."""
+        if version < self.version or (version == self.version and not answer):
             return
         match = PANEL.search(html)
         phase = match.group(2).lower() if match else ""
@@ -365,7 +367,7 @@ class Bot:
         answer = await self.request(kind, "POST", f"/g/{self.game.code}/{path}", data)
         if phase:
             self.game.last_move[phase] = max(self.game.last_move.get(phase, 0.0), sent)
-        self.show(answer.text, int(answer.headers["X-Table-Version"]), self.step.now())
+        self.show(answer.text, int(answer.headers["X-Table-Version"]), self.step.now(), True)
 
     async def wait(self, phase: str) -> None:
         try:
