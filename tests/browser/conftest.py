@@ -10,6 +10,7 @@ test-artifacts/<test name>/<player>.png.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Generator, Iterator
 from pathlib import Path
@@ -125,7 +126,26 @@ def new_player_page(
 
     yield make
     for entry in player_pages:
+        _settle(entry)
+    for entry in player_pages:
         entry.context.close()
+
+
+def _settle(entry: PlayerPage) -> None:
+    """Take a page to about:blank before its context closes.
+
+    A test may end while one of its pages is still on its way somewhere (a form posted by the
+    page's own script, say Play again's follow or Leave the table's redirect). Closing a context
+    whose page commits a navigation at that moment can wait forever in Chromium (seen here and
+    in CI: `BrowserContext.close` never answered, and the run hung to CI's limit). A navigation
+    to about:blank has a timeout, stops the page's scripts and sockets, and leaves nothing in
+    flight for the close.
+    """
+    if entry.page.is_closed():
+        return
+    # A page that cannot even leave: the close below still tries.
+    with contextlib.suppress(Exception):
+        entry.page.goto("about:blank", timeout=10_000)
 
 
 def _safe(text: str) -> str:
