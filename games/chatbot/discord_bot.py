@@ -27,7 +27,7 @@ import discord
 from asgiref.sync import sync_to_async
 from django.utils.translation import gettext as _
 
-from . import commands, relay
+from . import commands, discord_rooms, relay
 
 log = logging.getLogger(__name__)
 SERVICE = "discord"
@@ -220,6 +220,7 @@ class WerewolfBot(discord.Client):
         """Send what the database says is owed; the number of messages sent."""
         async with self._relay_lock:
             await sync_to_async(relay.catch_up)()
+            await discord_rooms.sync(self, SERVICE)
             items = await sync_to_async(relay.pending)(SERVICE)
             count = 0
             batch: list[relay.Outgoing] = []
@@ -239,7 +240,8 @@ class WerewolfBot(discord.Client):
             not item.private
             and not previous.private
             and previous.to == item.to
-            and previous.mark[0] == item.mark[0] == "line"
+            and previous.mark[0] == item.mark[0]
+            and item.mark[0] in ("line", "side")
         )
 
     async def _send_batch(self, batch: list[relay.Outgoing]) -> int:
