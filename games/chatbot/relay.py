@@ -25,7 +25,7 @@ from games.tables.models import ChatLine, Stage
 from games.tables.reads import seat_info, table_info
 
 from . import letters
-from .models import ChatAccount, GameChannel, SeatLink, SideChannel
+from .models import BotLock, ChatAccount, GameChannel, SeatLink, SideChannel
 
 # The day's warnings before voting: posted when this much is left, if the bot is there to see
 # it within WARNING_WINDOW (a late warning would be wrong, so a missed one is skipped).
@@ -282,3 +282,29 @@ def first_time(channel_id: str, key: str) -> bool:
     game.posted = [*game.posted, key]
     game.save(update_fields=["posted"])
     return True
+
+
+# --- One bot process per chat service (issue 40 item 5) ------------------------------------------
+
+LEASE = timedelta(seconds=90)  # a bot that has not renewed its lock for this long is gone
+
+
+@transaction.atomic
+def claim(service: str, holder: str, now: datetime | None = None) -> bool:
+    """Take or renew the service's bot lock for `holder`; False while another process holds
+    it (it renewed within LEASE): two bots on one token would both send what is owed."""
+    now = now or timezone.now()
+    lock = BotLock.objects.select_for_update().filter(service=service).first()
+    if lock is None:
+        BotLock.objects.create(service=service, holder=holder, seen=now)
+        return True
+    if lock.holder != holder and lock.seen > now - LEASE:
+        return False
+    lock.holder, lock.seen = holder, now
+    lock.save(update_fields=["holder", "seen"])
+    return True
+
+
+def release(service: str, holder: str) -> None:
+    """Give the lock up (a bot that stops cleanly)."""
+    BotLock.objects.filter(service=service, holder=holder).delete()

@@ -17,12 +17,13 @@ import pytest
 from asgiref.sync import sync_to_async
 from discord.ext.test import backend, factories
 
-from games.chatbot import relay
+from games.chatbot import relay, taps
 from games.chatbot.discord_bot import WerewolfBot
 from games.chatbot.discord_rooms import missing_permissions_text
 from games.families.werewolf.engine.abilities import has_now
 from games.families.werewolf.stored import game_of
 from games.tables import services
+from games.tables.family import Tap
 from games.tables.models import Table
 from tests.chatbot.test_werewolf_chat import _asks
 
@@ -186,7 +187,11 @@ async def test_a_whole_game_on_discord(bot: WerewolfBot, ruleset: str) -> None:
         version = table.version
         asks = await sync_to_async(_asks)(table)
         for name, commands in sorted(asks.items()):
-            await server.say(name, f"!{rng.choice(commands)}", private=True)
+            command = rng.choice(commands)
+            if rng.random() < 0.5:  # a tap on the letter's buttons or menu...
+                assert await bot.tapped(server.members[name], command)
+            else:  # ...or the command typed by DM
+                await server.say(name, f"!{command}", private=True)
         table = await sync_to_async(Table.objects.get)(code=code)
         if table.version == version:
             await server.say("Ann", f"!advance {code}")
@@ -269,3 +274,20 @@ async def test_missing_permissions_are_said_once_in_the_channel(
             said.append(message.content)
     assert said.count(missing_permissions_text(code)) == 1
     assert "Manage Channels and Manage Roles" in missing_permissions_text(code)
+
+
+def test_a_letters_taps_are_buttons_or_a_menu() -> None:
+    few = tuple(Tap(n, f"vote ABCD {n}") for n in ("Ann", "Ben"))
+    many = tuple(Tap(n, f"night ABCD kill {n}") for n in PLAYERS)
+    item = relay.Outgoing(True, "1", "text", ("seat", 1, "ask"), menus=(few, many))
+    view = taps.view_for(item)
+    assert view is not None
+    buttons = [c for c in view.children if isinstance(c, discord.ui.Button)]
+    menus = [c for c in view.children if isinstance(c, discord.ui.Select)]
+    assert [b.custom_id for b in buttons] == ["tap:vote ABCD Ann", "tap:vote ABCD Ben"]
+    assert len(menus) == 1 and menus[0].options[0].value == "night ABCD kill Ann"
+    assert taps.command_of({"custom_id": "tap:vote ABCD Ann"}) == "vote ABCD Ann"
+    assert taps.command_of({"custom_id": "menu:1", "values": ["night ABCD kill Ben"]}) == (
+        "night ABCD kill Ben"
+    )
+    assert taps.command_of({"custom_id": "someone else's"}) is None
