@@ -12,6 +12,8 @@ import pytest
 
 from games.chatbot.letters import due_letters
 from games.chatbot.models import SeatLink
+from games.tables import services
+from games.tables.family import FamilyError
 from games.tables.models import Table
 from games.tables.reads import seat_info, table_info
 from tests.chatbot.helpers import FakeChat
@@ -102,3 +104,73 @@ def test_a_whole_game_by_chat(ruleset: str, seed: int) -> None:
     assert any(f"**Game {table.code}: the end." in post for post in chat.channels["village"])
     for name in NAMES:
         assert f"Game {table.code} is over" in "\n".join(chat.inbox[name])
+
+
+def test_a_mixed_game_some_on_the_web_some_by_chat() -> None:
+    """Two players sit on the web and play from their pages (the same moves, posted as the
+    page posts them); the others by chat. The game ends, and nobody on the web gets a DM."""
+    from games.families.werewolf.chat_play import WerewolfChat
+    from games.tables.family import Said
+
+    rng = random.Random(3)
+    chat = FakeChat()
+    reply = chat.say("Ann", "!new classic", "village")
+    assert reply is not None
+    table = Table.objects.get()
+    for name in NAMES[1:6]:
+        chat.say(name, f"!join {table.code}", "village")
+    web = [services.seat_join(table=table, name=name, phrase="") for name in ("Web1", "Web2")]
+    chat.say("Ann", f"!start {table.code}", "village")
+    play = WerewolfChat()
+    for _turn in range(400):
+        table.refresh_from_db()
+        if table.stage == "over":
+            break
+        version = table.version
+        for name, commands in sorted(_asks(table).items()):
+            chat.say(name, f"!{rng.choice(commands)}")
+        for seat in web:  # the web players: their page's choices, as the letters would offer
+            seat.refresh_from_db()
+            info = table_info(table)
+            letter = next(
+                (
+                    x
+                    for x in play.letters(info, seat_info(seat))
+                    if x.key.startswith("ask:") and x.menus
+                ),
+                None,
+            )
+            if letter is None:
+                continue
+            command = rng.choice([t.command for menu in letter.menus for t in menu])
+            parts = command.split(" ", 2)
+            words = parts[2] if len(parts) > 2 else ""
+            try:
+                move = play.move(info, seat_info(seat), parts[0], Said(words))
+                services.seat_move(seat=seat, kind=move.kind, fields=move.fields)
+            except (FamilyError, services.ServiceError):
+                pass  # a page drawn before another's move (a death): chosen again next turn
+            table.refresh_from_db()
+        table.refresh_from_db()
+        if table.version == version:
+            chat.say("Ann", f"!advance {table.code}", "village")
+            table.refresh_from_db()
+        assert table.version > version or table.stage == "over"
+        chat.deliver()
+    assert table.stage == "over"
+    assert "Web1" not in chat.inbox and "Web2" not in chat.inbox
+
+
+def test_nobody_tonight_for_an_ability_that_must_name_a_player_is_no_choice() -> None:
+    """The menu's "Nobody" on the seer's investigation is the page's "nobody tonight" (no
+    choice for it), not a target the engine refuses."""
+    chat = FakeChat()
+    table = open_game(chat, "forum")
+    chat.deliver()
+    seer = next(n for n in NAMES if "you are the Seer" in "\n".join(chat.inbox[n]))
+    reply = chat.say(seer, f"!night {table.code} see nobody")
+    assert (
+        reply is not None and "your choices for tonight are in: nothing tonight" in reply.private[0]
+    )
+    reply = chat.say(seer, f"!use {table.code} explode")
+    assert reply is not None and "You can't use “explode” now" in reply.private[0]

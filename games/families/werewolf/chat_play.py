@@ -246,6 +246,10 @@ def _night(table: TableInfo, view: WerewolfView, said: Said) -> ChatMove:
                 continue
             if current is None or current == "save":
                 raise FamilyError(chat_letters.night_how(view, code))
+            form = next(f for f in view.night if f.key == current)
+            if value == NOBODY and all(o.value != NOBODY for o in form.options):
+                fields.pop(current, None)  # the page's "nobody tonight": nothing for it
+                continue
             fields[current] = [value]
     chosen = [
         f"{chat_letters.title(f)} → {_name(table, fields[f.key][0]) if f.key != 'save' else '✓'}"
@@ -291,6 +295,13 @@ def _use(table: TableInfo, view: WerewolfView, said: Said) -> ChatMove:
     code = table.code
     day = [f for f in view.forms if f.kind == "day"]
     keys = {f.key: f"key:{f.key}" for f in day}
+    first = said.text.split(" ", 1)[0].lower()
+    if len(day) != 1 and first not in keys:
+        abilities = ", ".join(f.key for f in day)
+        raise FamilyError(
+            _("You can't use “%(word)s” now; your day abilities now: %(abilities)s.")
+            % {"word": first, "abilities": abilities or _("none")}
+        )
     values = _players(table, said, keys)
     key = values[0][4:] if values and values[0].startswith("key:") else None
     if key is None and len(day) == 1:
