@@ -25,9 +25,10 @@ from datetime import datetime, timedelta
 
 import discord
 from asgiref.sync import sync_to_async
+from discord import app_commands
 from django.utils.translation import gettext as _
 
-from . import commands, discord_rooms, relay, taps
+from . import commands, discord_rooms, discord_slash, relay, taps
 
 log = logging.getLogger(__name__)
 SERVICE = "discord"
@@ -130,10 +131,17 @@ class WerewolfBot(discord.Client):
         self.relay_in_background = relay_in_background
         self._relay_task: asyncio.Task[None] | None = None
         self._relay_lock = asyncio.Lock()
+        # Slash commands next to the `!` ones (issue 40 item 3).
+        self.tree: app_commands.CommandTree[WerewolfBot] = app_commands.CommandTree(self)
+        discord_slash.register(self, self.tree)
 
     async def setup_hook(self) -> None:
         if self.relay_in_background:
             self._relay_task = asyncio.create_task(self._relay_forever())
+            try:
+                await self.tree.sync()  # Discord learns the slash commands (a test has none)
+            except discord.HTTPException as error:
+                log.warning("slash commands not registered (%s): the ! commands work", error)
 
     async def on_ready(self) -> None:
         await self.catch_up_messages()

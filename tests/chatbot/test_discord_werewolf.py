@@ -291,3 +291,69 @@ def test_a_letters_taps_are_buttons_or_a_menu() -> None:
         "night ABCD kill Ben"
     )
     assert taps.command_of({"custom_id": "someone else's"}) is None
+
+
+class FakeResponse:
+    def __init__(self, said: list[tuple[str, bool]]) -> None:
+        self.said = said
+
+    async def send_message(self, text: str, *, ephemeral: bool = False) -> None:
+        self.said.append((text, ephemeral))
+
+
+class FakeInteraction:
+    """What a slash command's callback reads of Discord's interaction."""
+
+    def __init__(self, member: discord.Member, channel: discord.abc.Messageable) -> None:
+        self.user = member
+        self.channel = channel
+        self.channel_id = getattr(channel, "id", None)
+        self.said: list[tuple[str, bool]] = []
+        self.response = FakeResponse(self.said)
+
+
+async def _slash(
+    bot: WerewolfBot, server: Server, name: str, command: str, game: str = "", words: str = ""
+) -> list[tuple[str, bool]]:
+    interaction = FakeInteraction(server.members[name], server.village)
+    registered = bot.tree.get_command(command)
+    assert registered is not None, command
+    await registered.callback(interaction, game=game, words=words)  # type: ignore[call-arg, arg-type]
+    return interaction.said
+
+
+async def test_a_whole_game_by_slash_commands(bot: WerewolfBot) -> None:
+    """Issue 40 item 3: /new, /join, /start and every move as slash commands, answered to the
+    member alone (a secret /night from the channel gives nobody away); the game and the
+    players offered as the member types."""
+    from games.chatbot import slash
+
+    rng = random.Random(5)
+    server = Server()
+    await _slash(bot, server, "Ann", "new", words="forum")
+    code = await sync_to_async(lambda: Table.objects.get().code)()
+    for name in PLAYERS[1:]:
+        said = await _slash(bot, server, name, "join", game=code)
+        assert said == [("✓", True)]  # the sitting down is said in the channel
+    sender = slash.Sender("discord", str(server.members["Ben"].id), "Ben")
+    shown = await sync_to_async(slash.game_choices)(sender, "")
+    assert [value for _shown, value in shown] == [code]
+    assert await sync_to_async(slash.player_choices)(sender, code, "kill g") == [
+        ("kill Gus", "kill Gus")
+    ]
+    await _slash(bot, server, "Ann", "start", game=code)
+    for _turn in range(300):
+        table = await sync_to_async(Table.objects.get)(code=code)
+        if table.stage == "over":
+            break
+        version = table.version
+        for name, commands in sorted((await sync_to_async(_asks)(table)).items()):
+            move, _code, *rest = rng.choice(commands).split(" ", 2)
+            said = await _slash(bot, server, name, move, game=code, words=" ".join(rest))
+            assert all(ephemeral for _text, ephemeral in said)
+        table = await sync_to_async(Table.objects.get)(code=code)
+        if table.version == version:
+            await _slash(bot, server, "Ann", "advance", game=code)
+            table = await sync_to_async(Table.objects.get)(code=code)
+        assert table.version > version or table.stage == "over"
+    assert table.stage == "over"
