@@ -74,6 +74,7 @@ class SideChannel(models.Model):
     channel_id = models.CharField(max_length=32, blank=True, default="", db_index=True)
     access = models.JSONField(default=dict, blank=True)
     last_line = models.PositiveBigIntegerField(default=0)
+    last_message = models.PositiveBigIntegerField(default=0)  # the last one the bot handled
 
     class Meta:
         constraints = [

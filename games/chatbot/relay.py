@@ -232,6 +232,9 @@ def handled(service: str, user_id: str, channel_id: str | None, message_id: int)
         GameChannel.objects.filter(
             service=service, channel_id=channel_id, last_message__lt=message_id
         ).update(last_message=message_id)
+        SideChannel.objects.filter(
+            service=service, channel_id=channel_id, last_message__lt=message_id
+        ).update(last_message=message_id)
 
 
 def missed(service: str) -> tuple[list[tuple[str, int]], list[tuple[str, int, datetime]]]:
@@ -240,14 +243,20 @@ def missed(service: str) -> tuple[list[tuple[str, int]], list[tuple[str, int, da
     account playing such a game, each with the last one handled from it (0: none yet) and when
     its earliest seat still playing was linked. An account that never wrote to the bot
     privately (it joined in a channel) is read from that time: a `!target` it sent while the
-    bot was down is its first private message."""
+    bot was down is its first private message. A game's side channels (the pack, the
+    graveyard) are read like its channel, once a message there was handled."""
     channels = GameChannel.objects.filter(service=service, done=False, last_message__gt=0)
     accounts = (
         ChatAccount.objects.filter(service=service, links__done=False)
         .annotate(since=Min("links__linked_at"))
         .values_list("user_id", "last_private", "since")
     )
-    return list(channels.values_list("channel_id", "last_message")), list(accounts)
+    sides = SideChannel.objects.filter(
+        service=service, last_message__gt=0, table__stage=Stage.PLAYING
+    ).exclude(channel_id="")
+    places = [*channels.values_list("channel_id", "last_message")]
+    places += sides.values_list("channel_id", "last_message")
+    return places, list(accounts)
 
 
 def unreachable(item: Outgoing) -> tuple[str, str] | None:

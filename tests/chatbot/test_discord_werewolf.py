@@ -208,9 +208,12 @@ async def test_a_whole_game_on_discord(bot: WerewolfBot, ruleset: str) -> None:
     assert any(f"**Game {code}: the end." in p for p in posts)
 
 
-async def test_the_pack_talks_on_discord_and_the_web_and_a_wolf_is_closed_out_at_death(
-    bot: WerewolfBot,
+async def test_the_pack_talks_on_discord_and_the_web_and_is_read_after_a_restart(
+    bot: WerewolfBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from tests.chatbot.test_discord_bot import _logs_after
+
+    monkeypatch.setattr(backend.FakeHttp, "logs_from", _logs_after)
     server = Server()
     code = await _open(server, "forum")
     await bot.relay_once()
@@ -226,6 +229,28 @@ async def test_the_pack_talks_on_discord_and_the_web_and_a_wolf_is_closed_out_at
     # A villager cannot read the pack (Discord's permissions) nor write there (the family's).
     villager = next(p for p in PLAYERS if p not in pack)
     assert not room.permissions_for(server.members[villager]).read_messages
+    # A wolf playing on the web writes in the pack from the page: the line reaches Discord.
+    other = sorted(pack)[1]
+    seat = await sync_to_async(table.seats.get)(name=other)
+    await sync_to_async(services.chat_post)(seat=seat, text="agreed: the seer", channel="pack")
+    await dpytest.empty_queue()
+    await bot.relay_once()
+    posted = []
+    while not dpytest.sent_queue.empty():
+        message = dpytest.get_message()
+        if message.channel == room:
+            posted.append(message.content)
+    assert any("agreed: the seer" in text and other in text for text in posted)
+    # The bot is down while a wolf writes in the pack: read when it comes back.
+    state = backend.get_state()
+    state.stop_dispatch()
+    backend.make_message("tonight, then", server.members[wolf], room)
+    state.start_dispatch()
+    assert await bot.catch_up_messages() == 1
+    texts = await sync_to_async(
+        lambda: list(table.chat_lines.filter(channel="pack").values_list("text", flat=True))
+    )()
+    assert "tonight, then" in texts
 
 
 async def test_a_48_hour_step_moves_on_by_the_apps_clock_while_the_bot_is_down(

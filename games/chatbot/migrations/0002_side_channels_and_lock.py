@@ -42,6 +42,7 @@ class Migration(migrations.Migration):
                 ),
                 ("access", models.JSONField(blank=True, default=dict)),
                 ("last_line", models.PositiveBigIntegerField(default=0)),
+                ("last_message", models.PositiveBigIntegerField(default=0)),
                 (
                     "table",
                     models.ForeignKey(
