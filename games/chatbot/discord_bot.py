@@ -46,17 +46,19 @@ def chunks(text: str, limit: int = LIMIT) -> list[str]:
     out: list[str] = []
     current = ""
     for line in text.split("\n"):
+        # A quoted line (a web player's words) stays quoted in every part it is cut into.
+        quote = "> " if line.startswith("> ") else ""
         while len(line) > limit:
             if current:
                 out.append(current)
                 current = ""
-            cut = line.rfind(" ", 0, limit + 1)
-            if cut <= 0:
+            cut = line.rfind(" ", len(quote), limit + 1)
+            if cut <= len(quote):
                 out.append(line[:limit])
-                line = line[limit:]
+                line = quote + line[limit:]
             else:
                 out.append(line[:cut])
-                line = line[cut + 1 :]
+                line = quote + line[cut + 1 :]
         candidate = f"{current}\n{line}" if current else line
         if len(candidate) > limit:
             out.append(current)

@@ -13,6 +13,7 @@ ROWS = 5  # the most rows in one message
 TAP = "tap:"  # a button's id: the command it stands for
 MENU = "menu:"  # a select menu's id; each option's value is a command
 LIMIT = 100  # the longest id or value Discord takes
+OPTIONS = 25  # the most choices in one select menu
 
 
 def view_for(item: relay.Outgoing) -> discord.ui.View | None:
@@ -20,18 +21,27 @@ def view_for(item: relay.Outgoing) -> discord.ui.View | None:
     if not item.menus:
         return None
     view = discord.ui.View(timeout=None)
-    for row, menu in enumerate(item.menus[:ROWS]):
+    row = 0
+    for menu in item.menus:
         taps = [t for t in menu if len(TAP + t.command) <= LIMIT]
-        if len(taps) <= BUTTONS:
+        if len(taps) <= BUTTONS and row < ROWS:
             for tap in taps:
                 view.add_item(
                     discord.ui.Button(label=tap.label[:80], custom_id=TAP + tap.command, row=row)
                 )
-        else:
-            options = [discord.SelectOption(label=t.label[:100], value=t.command) for t in taps]
-            view.add_item(
-                discord.ui.Select(custom_id=f"{MENU}{row}", options=options[:25], row=row)
-            )
+            row += 1
+            continue
+        # A long menu takes as many rows as it needs, OPTIONS choices each (typing still works
+        # for a choice past the message's last row).
+        for start in range(0, len(taps), OPTIONS):
+            if row >= ROWS:
+                break
+            options = [
+                discord.SelectOption(label=t.label[:100], value=t.command)
+                for t in taps[start : start + OPTIONS]
+            ]
+            view.add_item(discord.ui.Select(custom_id=f"{MENU}{row}", options=options, row=row))
+            row += 1
     return view
 
 

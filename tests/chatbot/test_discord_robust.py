@@ -141,3 +141,25 @@ async def test_a_bot_that_lost_its_lock_stops_sending(
     bot.holder = "this process"
     assert await bot.relay_once() == 0
     assert closed == [True]
+
+
+def test_a_long_web_line_stays_quoted_in_every_part() -> None:
+    """A web player's line longer than one message: each part is still marked as theirs, so
+    the tail can never pass for the bot's own words."""
+    from games.chatbot.discord_bot import shown
+
+    line = relay.Outgoing(False, "1", "blah " * 900, ("line", 1, "1"), author="Eve")
+    parts = chunks(shown(line))
+    assert len(parts) > 1
+    assert all(p.startswith(("**Eve** (web):", "> ")) for p in parts), [p[:20] for p in parts]
+
+
+def test_a_menu_longer_than_discord_takes_is_split_over_rows() -> None:
+    from games.chatbot import taps
+    from games.tables.family import Tap
+
+    many = tuple(Tap(f"P{i}", f"vote ABCD P{i}") for i in range(30))
+    view = taps.view_for(relay.Outgoing(True, "1", "x", ("seat", 1, "ask"), menus=(many,)))
+    assert view is not None
+    offered = [o.value for item in view.children for o in getattr(item, "options", [])]
+    assert offered == [t.command for t in many]
