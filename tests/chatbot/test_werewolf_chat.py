@@ -174,3 +174,13 @@ def test_nobody_tonight_for_an_ability_that_must_name_a_player_is_no_choice() ->
     )
     reply = chat.say(seer, f"!use {table.code} explode")
     assert reply is not None and "You can't use “explode” now" in reply.private[0]
+
+
+def test_role_sends_the_letters_again_with_the_deadline_in_words() -> None:
+    chat = FakeChat()
+    table = open_game(chat, "forum")
+    reply = chat.say("Ben", f"!role {table.code}")
+    assert reply is not None
+    text = "\n".join(reply.private)
+    assert f"**Game {table.code}: you are the" in text
+    assert "{when}" not in text and "UTC" in text
