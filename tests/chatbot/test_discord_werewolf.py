@@ -175,6 +175,7 @@ async def _check_rooms(server: Server, code: str) -> None:
 async def test_a_whole_game_on_discord(bot: WerewolfBot, ruleset: str) -> None:
     rng = random.Random(7)
     server = Server()
+    dms = {(await m.create_dm()).id: name for name, m in server.members.items()}
     code = await _open(server, ruleset)
     await bot.relay_once()
     await _check_rooms(server, code)
@@ -201,11 +202,18 @@ async def test_a_whole_game_on_discord(bot: WerewolfBot, ruleset: str) -> None:
         await _check_rooms(server, code)
     assert table.stage == "over"
     posts = []
+    inbox: dict[str, list[str]] = {name: [] for name in server.members}
     while not dpytest.sent_queue.empty():
         message = await dpytest.sent_queue.get()
         if message.channel == server.village:
             posts.append(message.content)
+        elif message.channel.id in dms:
+            inbox[dms[message.channel.id]].append(message.content)
     assert any(f"**Game {code}: the end." in p for p in posts)
+    for name in PLAYERS:  # each player's letters came by DM, from the role to the end
+        assert any(f"**Game {code}: you are the" in text for text in inbox[name]), name
+        assert any(f"Game {code} is over" in text for text in inbox[name]), name
+    assert inbox[WATCHER] == []  # nothing private for a member who plays no seat
 
 
 async def test_the_pack_talks_on_discord_and_the_web_and_is_read_after_a_restart(
