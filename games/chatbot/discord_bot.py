@@ -94,13 +94,6 @@ def shown(item: relay.Outgoing) -> str:
 RETRIES = 5  # a message Discord keeps refusing with 429 is tried this often, then left owed
 
 
-class _TooMany:
-    """The response of a message given up after RETRIES rate limits (for HTTPException)."""
-
-    status = 429
-    reason = "Too Many Requests"
-
-
 def _retry_after(error: discord.HTTPException) -> float:
     """How long Discord asked to wait, from the answer's header (a second if it does not say)."""
     headers = getattr(error.response, "headers", None) or {}
@@ -376,6 +369,8 @@ class WerewolfBot(discord.Client):
                     return await target.send(text, allowed_mentions=SILENT, view=view)
                 return await target.send(text, allowed_mentions=SILENT)
             except discord.RateLimited as error:
+                if attempt == RETRIES - 1:
+                    raise
                 wait = error.retry_after
             except discord.HTTPException as error:
                 if error.status != 429 or attempt == RETRIES - 1:
@@ -384,7 +379,7 @@ class WerewolfBot(discord.Client):
             pause = wait if self.retry_pause is None else self.retry_pause
             log.info("rate limited: sending again in %.1f s", pause)
             await asyncio.sleep(pause)
-        raise discord.HTTPException(_TooMany(), "rate limited too long")
+        raise AssertionError("the last attempt raises")  # not reached
 
     async def _target(self, item: relay.Outgoing) -> discord.abc.Messageable:
         if item.private:

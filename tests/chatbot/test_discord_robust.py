@@ -163,3 +163,27 @@ def test_a_menu_longer_than_discord_takes_is_split_over_rows() -> None:
     assert view is not None
     offered = [o.value for item in view.children for o in getattr(item, "options", [])]
     assert offered == [t.command for t in many]
+
+
+async def test_a_letter_discord_keeps_refusing_stays_owed(
+    bot: WerewolfBot, limits: RateLimits
+) -> None:
+    """Past the retries a 429 leaves the letter owed: the next pass sends it, once."""
+    from games.tables import services
+
+    config = dpytest.get_config()
+    channel, members = config.channels[0], config.members
+    await dpytest.message("!new official", channel=channel, member=members[0])
+    code = await sync_to_async(lambda: Table.objects.get().code)()
+    for member in members[1:]:
+        await dpytest.message(f"!join {code}", channel=channel, member=member)
+    host = await sync_to_async(lambda: Table.objects.get().seats.get(is_host=True))()
+    await sync_to_async(services.table_start)(host=host)  # dealt on the web: letters owed
+    _contents()
+    limits.count = 10**6
+    assert await bot.relay_once() == 0
+    owed = await sync_to_async(relay.pending)("discord")
+    assert owed
+    limits.count = 0
+    assert await bot.relay_once() == len(owed)
+    assert await bot.relay_once() == 0
