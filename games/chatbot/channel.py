@@ -10,6 +10,7 @@ from games.tables.models import Stage
 
 from .models import GameChannel, SeatLink
 from .replies import Reply, Sender
+from .rooms import side_channel
 
 
 def live_game_in(service: str, channel_id: str) -> GameChannel | None:
@@ -38,7 +39,9 @@ def chat(sender: Sender, text: str, channel_id: str, attachments: int = 0) -> Re
     Once the game has ended, lines the chat takes are passed on and others left alone (the
     channel goes back to being an ordinary channel)."""
     game = live_game_in(sender.service, channel_id)
-    if game is None or game.table.stage == Stage.CANCELLED:
+    if game is None:
+        return _side_chat(sender, text, channel_id, attachments)
+    if game.table.stage == Stage.CANCELLED:
         return None
     link = player_link(game, sender)
     if link is None:
@@ -68,6 +71,35 @@ def chat(sender: Sender, text: str, channel_id: str, attachments: int = 0) -> Re
                 # Translators: %(reason)s is why the game's chat refused the message.
                 _("I removed your message from game %(code)s's chat: %(reason)s")
                 % {"code": game.table.code, "reason": error},
+            ),
+            delete=True,
+        )
+    return None
+
+
+def _side_chat(sender: Sender, text: str, channel_id: str, attachments: int) -> Reply | None:
+    """A line in one of a game's side channels (the pack, the graveyard: rooms.py): that channel
+    of the game's chat, with the same rules as on the web (closed when the family closes it to
+    the seat, whatever the chat service's permissions let through)."""
+    side = side_channel(sender.service, channel_id)
+    if side is None or side.table.stage == Stage.CANCELLED:
+        return None
+    link = (
+        SeatLink.objects.filter(
+            seat__table=side.table, account__service=sender.service, account__user_id=sender.user_id
+        )
+        .select_related("seat")
+        .first()
+    )
+    if link is None or not text or attachments:
+        return None
+    try:
+        services.chat_post(seat=link.seat, text=text, channel=side.name, via=sender.service)
+    except services.ServiceError as error:
+        return Reply(
+            private=(
+                _("I removed your message from game %(code)s's chat: %(reason)s")
+                % {"code": side.table.code, "reason": error},
             ),
             delete=True,
         )

@@ -174,6 +174,11 @@ def _role(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
     texts = [text for _key, text in due(table_info(table), seat_info(seat))]
     if not texts:
         raise Refused(_("Game %(code)s has no cards dealt to you.") % {"code": table.code})
+    if table.deadline is not None:
+        # A letter's deadline ({when}, which the relay gives the chat service to show its own
+        # way), said here in plain words.
+        at = _("at %(time)s UTC") % {"time": table.deadline.strftime("%Y-%m-%d %H:%M")}
+        texts = [text.replace("{when}", at) for text in texts]
     return Reply(private=tuple(texts))
 
 

@@ -25,9 +25,10 @@ from datetime import datetime, timedelta
 
 import discord
 from asgiref.sync import sync_to_async
+from discord import app_commands
 from django.utils.translation import gettext as _
 
-from . import commands, relay
+from . import commands, discord_rooms, discord_slash, relay, taps
 
 log = logging.getLogger(__name__)
 SERVICE = "discord"
@@ -40,16 +41,24 @@ SILENT = discord.AllowedMentions.none()
 
 
 def chunks(text: str, limit: int = LIMIT) -> list[str]:
-    """`text` cut at line ends into messages Discord accepts."""
+    """`text` cut at line ends into messages Discord accepts; a line longer than a message is
+    cut between words (mid-word only if one word is that long)."""
     out: list[str] = []
     current = ""
     for line in text.split("\n"):
+        # A quoted line (a web player's words) stays quoted in every part it is cut into.
+        quote = "> " if line.startswith("> ") else ""
         while len(line) > limit:
             if current:
                 out.append(current)
                 current = ""
-            out.append(line[:limit])
-            line = line[limit:]
+            cut = line.rfind(" ", len(quote), limit + 1)
+            if cut <= len(quote):
+                out.append(line[:limit])
+                line = quote + line[limit:]
+            else:
+                out.append(line[:cut])
+                line = quote + line[cut + 1 :]
         candidate = f"{current}\n{line}" if current else line
         if len(candidate) > limit:
             out.append(current)
@@ -82,6 +91,18 @@ def shown(item: relay.Outgoing) -> str:
     return item.text
 
 
+RETRIES = 5  # a message Discord keeps refusing with 429 is tried this often, then left owed
+
+
+def _retry_after(error: discord.HTTPException) -> float:
+    """How long Discord asked to wait, from the answer's header (a second if it does not say)."""
+    headers = getattr(error.response, "headers", None) or {}
+    try:
+        return float(headers.get("Retry-After", 1.0))
+    except (TypeError, ValueError):
+        return 1.0
+
+
 class WerewolfBot(discord.Client):
     """One Night from Discord: commands by private message, the game's chat in a channel."""
 
@@ -91,19 +112,31 @@ class WerewolfBot(discord.Client):
         poll_seconds: float = 2.0,
         relay_in_background: bool = True,
         intents: discord.Intents | None = None,
+        retry_pause: float | None = None,
+        holder: str = "",
     ) -> None:
         if intents is None:
             intents = discord.Intents.default()
             intents.message_content = True  # commands and the game's chat are message text
         super().__init__(intents=intents, allowed_mentions=SILENT)
         self.poll_seconds = poll_seconds
+        # Seconds to wait after a 429 (None: as long as Discord says); who holds the bot's lock.
+        self.retry_pause = retry_pause
+        self.holder = holder
         self.relay_in_background = relay_in_background
         self._relay_task: asyncio.Task[None] | None = None
         self._relay_lock = asyncio.Lock()
+        # Slash commands next to the `!` ones (issue 40 item 3).
+        self.tree: app_commands.CommandTree[WerewolfBot] = app_commands.CommandTree(self)
+        discord_slash.register(self, self.tree)
 
     async def setup_hook(self) -> None:
         if self.relay_in_background:
             self._relay_task = asyncio.create_task(self._relay_forever())
+            try:
+                await self.tree.sync()  # Discord learns the slash commands (a test has none)
+            except discord.HTTPException as error:
+                log.warning("slash commands not registered (%s): the ! commands work", error)
 
     async def on_ready(self) -> None:
         await self.catch_up_messages()
@@ -129,6 +162,26 @@ class WerewolfBot(discord.Client):
         if reply is not None and (reply.public or reply.private):
             await self.relay_once()  # a move may have dealt, dawned or revealed: tell at once
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A tap on one of the bot's buttons or menus (taps.py): the command it stands for."""
+        if interaction.type is not discord.InteractionType.component or not interaction.data:
+            return
+        command = taps.command_of(dict(interaction.data))
+        if command is None:
+            return
+        texts = await self.tapped(interaction.user, command)
+        answer = chunks("\n".join(texts))[:1] or ["…"]
+        await interaction.response.send_message(answer[0], ephemeral=True)
+        await self.relay_once()
+
+    async def tapped(self, user: discord.User | discord.Member, command: str) -> list[str]:
+        """A tap: the command it stands for, as if `user` had typed it to the bot privately;
+        the answer's texts."""
+        sender = commands.Sender(SERVICE, str(user.id), user.display_name)
+        text = commands.PREFIX + command
+        reply = await sync_to_async(commands.handle)(sender, text, channel_id=None)
+        return [*reply.private, *reply.public] if reply is not None else []
+
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
         """An edited message (a link preview is not an edit: it sets no edit time)."""
         message = payload.message
@@ -150,7 +203,7 @@ class WerewolfBot(discord.Client):
         if reply.delete:
             try:
                 await message.delete()
-            except (discord.Forbidden, discord.NotFound, discord.HTTPException):
+            except (discord.Forbidden, discord.NotFound, discord.HTTPException) as error:
                 private_texts.append(
                     _(
                         # Translators: "Manage Messages" is the name of a Discord permission.
@@ -158,16 +211,34 @@ class WerewolfBot(discord.Client):
                         " there): delete it yourself."
                     )
                 )
+                if isinstance(error, discord.Forbidden):
+                    await self._lacks_manage_messages(message.channel)
         for text in reply.public:
             for part in chunks(text):
-                await message.channel.send(part)
+                await self.post(message.channel, part)
         for text in private_texts:
             await self._direct(message.author, text)
+
+    async def _lacks_manage_messages(self, channel: discord.abc.Messageable) -> None:
+        """Said once in a game's channel: what to grant so secrets typed there are removed."""
+        channel_id = str(getattr(channel, "id", ""))
+        if not await sync_to_async(relay.first_time)(channel_id, "perm:messages"):
+            return
+        text = _(
+            # Translators: "Manage Messages" is the name of a Discord permission.
+            "I cannot remove messages in this channel: grant my role the Manage Messages"
+            " permission here (channel settings, Permissions), so that a secret command or an"
+            " edited message written here is taken down at once."
+        )
+        try:
+            await self.post(channel, text)
+        except discord.HTTPException:
+            log.warning("could not tell channel %s that Manage Messages is missing", channel_id)
 
     async def _direct(self, user: discord.User | discord.Member, text: str) -> bool:
         try:
             for part in chunks(text):
-                await user.send(part)
+                await self.post(user, part)
         except discord.Forbidden:
             log.warning("user %s does not take private messages", user.id)
             return False
@@ -219,7 +290,12 @@ class WerewolfBot(discord.Client):
     async def relay_once(self) -> int:
         """Send what the database says is owed; the number of messages sent."""
         async with self._relay_lock:
+            if self.holder and not await sync_to_async(relay.claim)(SERVICE, self.holder):
+                log.error("another bot process holds this token's lock: stopping")
+                await self.close()
+                return 0
             await sync_to_async(relay.catch_up)()
+            await discord_rooms.sync(self, SERVICE)
             items = await sync_to_async(relay.pending)(SERVICE)
             count = 0
             batch: list[relay.Outgoing] = []
@@ -239,7 +315,8 @@ class WerewolfBot(discord.Client):
             not item.private
             and not previous.private
             and previous.to == item.to
-            and previous.mark[0] == item.mark[0] == "line"
+            and previous.mark[0] == item.mark[0]
+            and item.mark[0] in ("line", "side")
         )
 
     async def _send_batch(self, batch: list[relay.Outgoing]) -> int:
@@ -249,8 +326,10 @@ class WerewolfBot(discord.Client):
         if texts:
             try:
                 target = await self._target(first)
-                for part in chunks("\n".join(texts)):
-                    await target.send(part, allowed_mentions=SILENT)
+                parts = chunks("\n".join(texts))
+                for n, part in enumerate(parts, 1):
+                    last = n == len(parts)
+                    await self.post(target, part, view=taps.view_for(first) if last else None)
                     sent += 1
             except discord.NotFound:
                 log.warning("%s is gone: giving up what was owed to it", first.to)
@@ -275,9 +354,32 @@ class WerewolfBot(discord.Client):
         try:
             channel = self.get_channel(int(channel_id)) or await self.fetch_channel(int(channel_id))
             assert isinstance(channel, discord.abc.Messageable)  # one the player wrote in
-            await channel.send(text, allowed_mentions=SILENT)
+            await self.post(channel, text)
         except discord.HTTPException:
             log.warning("could not tell channel %s about %s", channel_id, item.to)
+
+    async def post(
+        self, target: discord.abc.Messageable, text: str, *, view: discord.ui.View | None = None
+    ) -> discord.Message:
+        """Send one message, waiting out Discord's rate limit as often as it asks (issue 40
+        item 5: a 429 must not lose a message); other failures are the caller's."""
+        for attempt in range(RETRIES):
+            try:
+                if view is not None:
+                    return await target.send(text, allowed_mentions=SILENT, view=view)
+                return await target.send(text, allowed_mentions=SILENT)
+            except discord.RateLimited as error:
+                if attempt == RETRIES - 1:
+                    raise
+                wait = error.retry_after
+            except discord.HTTPException as error:
+                if error.status != 429 or attempt == RETRIES - 1:
+                    raise
+                wait = _retry_after(error)
+            pause = wait if self.retry_pause is None else self.retry_pause
+            log.info("rate limited: sending again in %.1f s", pause)
+            await asyncio.sleep(pause)
+        raise AssertionError("the last attempt raises")  # not reached
 
     async def _target(self, item: relay.Outgoing) -> discord.abc.Messageable:
         if item.private:

@@ -14,7 +14,7 @@ from games.tables.models import Seat, Stage, Table
 from .models import ChatAccount, SeatLink
 from .replies import Refused, Sender
 
-NEW_FAMILY = "onenight"  # the game `!new` opens: rules/000's bot plays One Night
+NEW_FAMILY = "onenight"  # the game a bare `!new` opens: rules/000's bot plays One Night
 CODE = re.compile(r"^[A-Za-z0-9]{4,16}$")
 
 
@@ -30,9 +30,9 @@ def playable(table: Table) -> bool:
 
 def not_playable(table: Table) -> str:
     """Why the bot does not play `table`'s game."""
-    return _("Game %(code)s is not %(game)s: play it on its web page.") % {
+    return _("Game %(code)s (%(game)s) is not played by chat: play it on its web page.") % {
         "code": table.code,
-        "game": family_named(NEW_FAMILY).title,
+        "game": family_named(table.family).title,
     }
 
 

@@ -4,7 +4,7 @@ built here. Each letter has a key; the relay sends a key once (models.SeatLink.t
 
 from __future__ import annotations
 
-from games.tables.family import SeatInfo, TableInfo, chat_of, family_named
+from games.tables.family import Letter, SeatInfo, TableInfo, chat_of, family_named
 
 
 def due(table: TableInfo, seat: SeatInfo) -> list[tuple[str, str]]:
@@ -14,6 +14,12 @@ def due(table: TableInfo, seat: SeatInfo) -> list[tuple[str, str]]:
     if chat is None:
         return []
     return [(letter.key, letter.text) for letter in chat.letters(table, seat)]
+
+
+def due_letters(table: TableInfo, seat: SeatInfo) -> tuple[Letter, ...]:
+    """The letters `seat` should have by now, whole (with the taps that answer them)."""
+    chat = chat_of(family_named(table.family))
+    return chat.letters(table, seat) if chat is not None else ()
 
 
 def reveal_for_all(table: TableInfo) -> str | None:

@@ -59,3 +59,39 @@ class GameChannel(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table.code} in {self.service} channel {self.channel_id}"
+
+
+class SideChannel(models.Model):
+    """One of a game's other chat channels (the family's `channels` besides the public one: the
+    werewolves' pack, the graveyard) as a channel of the chat service, opened by the bot with
+    permissions that mirror, member by member, who may read and write it now (issue 40 item 2).
+    `access` holds what was last applied: each account's "write", "read" or "" and the
+    watchers' under "*"; `last_line` the last chat line relayed there."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="side_channels")
+    name = models.CharField(max_length=32)
+    service = models.CharField(max_length=16)
+    channel_id = models.CharField(max_length=32, blank=True, default="", db_index=True)
+    access = models.JSONField(default=dict, blank=True)
+    last_line = models.PositiveBigIntegerField(default=0)
+    last_message = models.PositiveBigIntegerField(default=0)  # the last one the bot handled
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "name"], name="side_channel_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table.code}'s {self.name} in {self.service} channel {self.channel_id}"
+
+
+class BotLock(models.Model):
+    """The one bot process allowed per chat service (issue 40 item 5): `holder` names it and
+    `seen` is renewed on each relay pass; another process is refused while it is fresh."""
+
+    service = models.CharField(max_length=16, unique=True)
+    holder = models.CharField(max_length=64)
+    seen = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.service} bot {self.holder}"

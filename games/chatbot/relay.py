@@ -20,11 +20,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.tables import services
+from games.tables.family import Tap, family_named
 from games.tables.models import ChatLine, Stage
 from games.tables.reads import seat_info, table_info
 
 from . import letters
-from .models import ChatAccount, GameChannel, SeatLink
+from .models import BotLock, ChatAccount, GameChannel, SeatLink, SideChannel
 
 # The day's warnings before voting: posted when this much is left, if the bot is there to see
 # it within WARNING_WINDOW (a late warning would be wrong, so a missed one is skipped).
@@ -35,6 +36,9 @@ FINAL_LETTERS = ("reveal", "cancelled")
 # the reveal); then the channel is an ordinary channel again.
 AFTER_GAME = timedelta(hours=2)
 CLOCKED_PHASES = ("day", "voting")
+# A long step's reminder to those who have not acted (the forum's 48-hour pace).
+REMINDER = timedelta(hours=6)
+REMINDER_WINDOW = timedelta(hours=1)
 
 
 def _clock_text(phase: str) -> str:
@@ -78,6 +82,8 @@ class Outgoing:
     # theirs and escape (it is not the bot's own words); a `note` is the app's announcement.
     author: str | None = None
     note: bool = False
+    # The taps that answer a letter (games.tables.family.Letter.menus).
+    menus: tuple[tuple[Tap, ...], ...] = ()
 
 
 def pending(service: str, now: datetime | None = None) -> list[Outgoing]:
@@ -90,15 +96,58 @@ def pending(service: str, now: datetime | None = None) -> list[Outgoing]:
     for link in links.select_related("seat__table", "account"):
         table = link.seat.table
         told = set(link.told)
-        for key, text in letters.due(table_info(table), seat_info(link.seat)):
-            if key not in told:
-                out.append(Outgoing(True, link.account.user_id, text, ("seat", link.pk, key)))
+        reminder = _reminder(link, now)
+        if reminder is not None and reminder.mark[2] not in told:
+            out.append(reminder)
+        for letter in letters.due_letters(table_info(table), seat_info(link.seat)):
+            if letter.key not in told:
+                mark = ("seat", link.pk, letter.key)
+                when = table.deadline if "{when}" in letter.text else None
+                user = link.account.user_id
+                out.append(Outgoing(True, user, letter.text, mark, when, menus=letter.menus))
     channels = GameChannel.objects.filter(service=service, done=False).exclude(
         table__finished_at__lt=now - AFTER_GAME
     )
     for game in channels.select_related("table"):
         out += _channel_posts(game, service, now)
+    sides = SideChannel.objects.filter(service=service).exclude(channel_id="")
+    for side in sides.exclude(table__finished_at__lt=now - AFTER_GAME).select_related("table"):
+        out += _side_lines(side, service)
     return out
+
+
+def _side_lines(side: SideChannel, service: str) -> list[Outgoing]:
+    """The lines of a game's side channel (the pack, the graveyard) written on the web, and the
+    app's notes there, for its channel on the chat service."""
+    out = []
+    lines = ChatLine.objects.filter(table=side.table, channel=side.name, pk__gt=side.last_line)
+    for line in lines.exclude(via=service).order_by("pk"):
+        mark = ("side", side.pk, str(line.pk))
+        author = None if line.note else line.author
+        out.append(Outgoing(False, side.channel_id, line.text, mark, author=author, note=line.note))
+    return out
+
+
+def _reminder(link: SeatLink, now: datetime) -> Outgoing | None:
+    """A long step's reminder to a seat that has not acted (issue 40 item 2: the 48-hour pace),
+    by private message: whom the game waits for is nobody else's to know (a werewolf whose
+    choice split the pack is not done). Sent REMINDER before the deadline, within
+    REMINDER_WINDOW (a step shorter than that has none)."""
+    table = link.seat.table
+    if table.stage != Stage.PLAYING or table.deadline is None:
+        return None
+    left = table.deadline - now
+    if not REMINDER - REMINDER_WINDOW < left <= REMINDER:
+        return None
+    info = table_info(table)
+    if not family_named(table.family).panel(info, seat_info(link.seat), now).attention:
+        return None
+    # Translators: {when} is the deadline as the chat service shows it: keep it as it is.
+    text = _("Game %(code)s: you have not acted yet in this step, which ends {when}.") % {
+        "code": table.code
+    }
+    mark = ("seat", link.pk, f"remind:{table.deadline.isoformat()}")
+    return Outgoing(True, link.account.user_id, text, mark, table.deadline)
 
 
 def _channel_posts(game: GameChannel, service: str, now: datetime) -> list[Outgoing]:
@@ -151,6 +200,9 @@ def sent(item: Outgoing) -> None:
             link.done = key in FINAL_LETTERS
             link.save(update_fields=["told", "done"])
         return
+    if kind == "side":
+        SideChannel.objects.filter(pk=pk, last_line__lt=int(key)).update(last_line=int(key))
+        return
     game = GameChannel.objects.select_for_update().filter(pk=pk).first()
     if game is None:
         return
@@ -180,6 +232,9 @@ def handled(service: str, user_id: str, channel_id: str | None, message_id: int)
         GameChannel.objects.filter(
             service=service, channel_id=channel_id, last_message__lt=message_id
         ).update(last_message=message_id)
+        SideChannel.objects.filter(
+            service=service, channel_id=channel_id, last_message__lt=message_id
+        ).update(last_message=message_id)
 
 
 def missed(service: str) -> tuple[list[tuple[str, int]], list[tuple[str, int, datetime]]]:
@@ -188,14 +243,20 @@ def missed(service: str) -> tuple[list[tuple[str, int]], list[tuple[str, int, da
     account playing such a game, each with the last one handled from it (0: none yet) and when
     its earliest seat still playing was linked. An account that never wrote to the bot
     privately (it joined in a channel) is read from that time: a `!target` it sent while the
-    bot was down is its first private message."""
+    bot was down is its first private message. A game's side channels (the pack, the
+    graveyard) are read like its channel, once a message there was handled."""
     channels = GameChannel.objects.filter(service=service, done=False, last_message__gt=0)
     accounts = (
         ChatAccount.objects.filter(service=service, links__done=False)
         .annotate(since=Min("links__linked_at"))
         .values_list("user_id", "last_private", "since")
     )
-    return list(channels.values_list("channel_id", "last_message")), list(accounts)
+    sides = SideChannel.objects.filter(
+        service=service, last_message__gt=0, table__stage=Stage.PLAYING
+    ).exclude(channel_id="")
+    places = [*channels.values_list("channel_id", "last_message")]
+    places += sides.values_list("channel_id", "last_message")
+    return places, list(accounts)
 
 
 def unreachable(item: Outgoing) -> tuple[str, str] | None:
@@ -218,3 +279,41 @@ def unreachable(item: Outgoing) -> tuple[str, str] | None:
         )
         % {"player": link.seat.name, "code": table.code}
     )
+
+
+@transaction.atomic
+def first_time(channel_id: str, key: str) -> bool:
+    """Whether a one-time notice `key` in game channel `channel_id` is yet to be posted; marks
+    it posted (a bot's notice about missing permissions is said once, not every pass)."""
+    game = GameChannel.objects.select_for_update().filter(channel_id=channel_id, done=False).first()
+    if game is None or key in game.posted:
+        return False
+    game.posted = [*game.posted, key]
+    game.save(update_fields=["posted"])
+    return True
+
+
+# --- One bot process per chat service (issue 40 item 5) ------------------------------------------
+
+LEASE = timedelta(seconds=90)  # a bot that has not renewed its lock for this long is gone
+
+
+@transaction.atomic
+def claim(service: str, holder: str, now: datetime | None = None) -> bool:
+    """Take or renew the service's bot lock for `holder`; False while another process holds
+    it (it renewed within LEASE): two bots on one token would both send what is owed."""
+    now = now or timezone.now()
+    lock = BotLock.objects.select_for_update().filter(service=service).first()
+    if lock is None:
+        BotLock.objects.create(service=service, holder=holder, seen=now)
+        return True
+    if lock.holder != holder and lock.seen > now - LEASE:
+        return False
+    lock.holder, lock.seen = holder, now
+    lock.save(update_fields=["holder", "seen"])
+    return True
+
+
+def release(service: str, holder: str) -> None:
+    """Give the lock up (a bot that stops cleanly)."""
+    BotLock.objects.filter(service=service, holder=holder).delete()

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.tables import services
-from games.tables.family import chat_of, family_named
+from games.tables.family import Family, FamilyError, chat_of, families, family_named
 from games.tables.models import Stage, Table
 from games.tables.reads import seat_info, table_info
 
@@ -69,13 +69,28 @@ def channel_for(table: Table, account: ChatAccount, channel_id: str) -> None:
     )
 
 
+def _new_game(words: str) -> tuple[Family, str]:
+    """The family and ruleset `!new <words>` asks for: no words, the bot's first game (One
+    Night); else the first family whose chat takes the words (issue 40 item 2)."""
+    first = family_named(NEW_FAMILY)
+    offered = [first, *(f for f in families() if f is not first and chat_of(f) is not None)]
+    refusals = []
+    for family in offered if words else [first]:
+        chat = chat_of(family)
+        assert chat is not None, "the bot's games offer it their commands"
+        try:
+            return family, chat.new_ruleset(words)
+        except FamilyError as error:
+            refusals.append(str(error))
+    raise Refused(" ".join(refusals))
+
+
 @transaction.atomic
 def new(account: ChatAccount, rest: str, channel_id: str | None) -> Reply:
     """`!new [ruleset]`: a lobby with the sender as its host; the channel becomes its chat."""
-    family = family_named(NEW_FAMILY)
+    family, ruleset = _new_game(rest)
     chat = chat_of(family)
-    assert chat is not None, "the bot's game offers it its commands"
-    ruleset = chat.new_ruleset(rest)
+    assert chat is not None
     # Translators: the name a game's host plays under when their chat account shows none.
     host_name = account.name or _("Host")
     seat = services.table_create(family=family.name, ruleset=ruleset, host_name=host_name)

@@ -339,11 +339,22 @@ class Narrator(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class Tap:
+    """A tap a chat service may offer instead of typing (a button, an item of a menu): what it
+    says, and the command it stands for, as typed after the prefix ("vote ABCD Ann")."""
+
+    label: str
+    command: str
+
+
+@dataclass(frozen=True, slots=True)
 class Letter:
-    """A message a chat bot owes a seat. `key` names it: the bot sends each key once."""
+    """A message a chat bot owes a seat. `key` names it: the bot sends each key once. `menus`:
+    the taps that answer it, each group one row of buttons or one menu (issue 40 item 3)."""
 
     key: str
     text: str
+    menus: tuple[tuple[Tap, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

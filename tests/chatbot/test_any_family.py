@@ -148,18 +148,35 @@ def test_the_bot_plays_a_family_it_never_heard_of_through_the_interface(poke: Po
     assert "not a command of game" in chat.say("Ben", f"!vote {code} Ann").private[0]  # type: ignore[union-attr]
 
 
-def test_a_family_that_offers_no_chat_is_played_on_the_web() -> None:
-    werewolf = family_named("werewolf")
-    assert chat_of(werewolf) is None and narrator_of(werewolf) is None
-    assert moderated_options_of(werewolf) is not None
-    onenight = family_named("onenight")
-    assert chat_of(onenight) is not None and narrator_of(onenight) is not None
-    assert moderated_options_of(onenight) is None
-    host = services.table_create(family="werewolf", ruleset="forum", host_name="Ann")
-    reply = FakeChat().say("Ben", f"!join {host.table.code}")
-    assert reply is not None
-    assert reply.private == (f"Game {host.table.code} is not One Night: play it on its web page.",)
-    assert Table.objects.get(pk=host.table.pk).seats.count() == 1
+class Quiet(Poke):
+    """Poke without the chat: played on the web only."""
+
+    name = "quiet"
+    title = "Quiet"
+    chat = None
+
+
+def test_a_family_that_offers_no_chat_is_played_on_the_web(poke: Poke) -> None:
+    quiet = Quiet()
+    register(quiet)
+    try:
+        assert chat_of(quiet) is None and narrator_of(quiet) is None
+        werewolf = family_named("werewolf")
+        assert chat_of(werewolf) is not None and narrator_of(werewolf) is None
+        assert moderated_options_of(werewolf) is not None
+        onenight = family_named("onenight")
+        assert chat_of(onenight) is not None and narrator_of(onenight) is not None
+        assert moderated_options_of(onenight) is None
+        host = services.table_create(family="quiet", ruleset="plain", host_name="Ann")
+        reply = FakeChat().say("Ben", f"!join {host.table.code}")
+        assert reply is not None
+        code = host.table.code
+        assert reply.private == (
+            f"Game {code} (Quiet) is not played by chat: play it on its web page.",
+        )
+        assert Table.objects.get(pk=host.table.pk).seats.count() == 1
+    finally:
+        unregister(quiet.name)
 
 
 def test_names_are_read_whole_in_any_case_with_mentions_and_extra_words() -> None:

@@ -21,6 +21,7 @@ from games.tables.family import PUBLIC, Change, Channel, Family, Panel, SeatInfo
 
 from . import lobby, panels, play, stored
 from . import options as table_options
+from .chat_play import WerewolfChat
 from .engine import NOBODY, RULESETS
 from .engine.abilities import has_now
 
@@ -46,7 +47,7 @@ class Werewolf(Family):
     # (issue 28); the roles dealt by the app or typed in from real cards, no clock.
     moderated_options: Mapping[str, Any] = {"table_mode": True, "deal": "app", "pace": "table"}
     narrator = None  # no narrator at a table: the moderator's assistant plays the night
-    chat = None  # not by chat yet (issue 40)
+    chat = WerewolfChat()  # by chat: the game's channel, the pack's, the graveyard (issue 40)
 
     def seat_limits(self, ruleset: str) -> tuple[int, int]:
         rules = RULESETS[ruleset]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
+import uuid
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -24,7 +26,20 @@ class Command(BaseCommand):
                 "Set DISCORD_TOKEN to the bot's token (Discord developer portal, Bot page);"
                 " the README's 'Discord' section says how to make the bot."
             )
-        from games.chatbot.discord_bot import WerewolfBot
+        from games.chatbot import relay
+        from games.chatbot.discord_bot import SERVICE, WerewolfBot
 
-        bot = WerewolfBot(poll_seconds=float(options["poll"]))
-        bot.run(token, log_level=logging.INFO)
+        # One process per token (issue 40 item 5): the database holds the lock, renewed on each
+        # relay pass; a second process is refused while the first is alive.
+        holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        if not relay.claim(SERVICE, holder):
+            raise CommandError(
+                "Another bot process already runs for this site (it renewed its lock in the last"
+                f" {int(relay.LEASE.total_seconds())} seconds): stop it first, or wait that long"
+                " after it stopped."
+            )
+        bot = WerewolfBot(poll_seconds=float(options["poll"]), holder=holder)
+        try:
+            bot.run(token, log_level=logging.INFO)
+        finally:
+            relay.release(SERVICE, holder)

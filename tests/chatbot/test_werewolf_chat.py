@@ -1,0 +1,186 @@
+"""Multi-night Werewolf by chat (issue 40 item 2), through the command layer: `!new` picks the
+ruleset, each seat's letters come from its page's view (its role, what it learned, the current
+call to act with its taps), and whole games of each ruleset are played to their end by taps
+chosen at random among those offered: some tap (or the host's `!advance`) always moves the game
+on."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.chatbot.letters import due_letters
+from games.chatbot.models import SeatLink
+from games.tables import services
+from games.tables.family import FamilyError
+from games.tables.models import Table
+from games.tables.reads import seat_info, table_info
+from tests.chatbot.helpers import FakeChat
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+
+
+def open_game(chat: FakeChat, words: str) -> Table:
+    reply = chat.say("Ann", f"!new {words}", "village")
+    assert reply is not None and "Werewolf game" in reply.public[0], reply
+    table = Table.objects.get()
+    for name in NAMES[1:]:
+        chat.say(name, f"!join {table.code}", "village")
+    chat.say("Ann", f"!start {table.code}", "village")
+    return Table.objects.get(pk=table.pk)
+
+
+def test_new_picks_the_ruleset_and_refuses_words_no_game_takes() -> None:
+    chat = FakeChat()
+    assert "One Night" in chat.say("Ann", "!new", "a").public[0]  # type: ignore[union-attr]
+    reply = chat.say("Ben", "!new oxford", "b")
+    assert reply is not None and "Oxford game (rules/003)" in reply.public[0]
+    assert Table.objects.get(family="werewolf").ruleset == "oxford"
+    reply = chat.say("Cat", "!new chess", "c")
+    assert reply is not None and "`!new forum`" in reply.private[0]
+    assert "`!new official`" in reply.private[0]
+
+
+def test_letters_are_the_seats_view_and_a_secret_stays_private() -> None:
+    chat = FakeChat()
+    table = open_game(chat, "forum")
+    chat.deliver()
+    for name in NAMES:
+        inbox = "\n".join(chat.inbox[name])
+        assert f"**Game {table.code}: you are the" in inbox
+    wolves = [n for n in NAMES if "you are the Werewolf" in "\n".join(chat.inbox[n])]
+    assert wolves
+    for name in NAMES:
+        inbox = "\n".join(chat.inbox[name])
+        if name in wolves:
+            assert f"`!night {table.code} <player>`" in inbox  # the pack's victim
+        else:
+            assert "you know" not in inbox or "Werewolf" not in inbox
+    # The night's choice is secret: typed in the channel, it is deleted and refused.
+    reply = chat.say(wolves[0], f"!night {table.code} Ann", "village")
+    assert reply is not None and reply.delete
+    # By private message it is taken and answered privately.
+    victim = next(n for n in NAMES if n not in wolves)
+    reply = chat.say(wolves[0], f"!night {table.code} {victim}")
+    assert reply is not None and "your choices for tonight are in" in reply.private[0]
+
+
+def _asks(table: Table) -> dict[str, list[str]]:
+    """Every seat's taps in its current call to act."""
+    info = table_info(table)
+    found = {}
+    for link in SeatLink.objects.filter(seat__table=table).select_related("seat"):
+        for letter in due_letters(info, seat_info(link.seat)):
+            if letter.key.startswith(("ask:", "second:")) and letter.menus:
+                found[link.seat.name] = [t.command for menu in letter.menus for t in menu]
+    return found
+
+
+@pytest.mark.parametrize("ruleset", ["forum", "oxford", "classic"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_whole_game_by_chat(ruleset: str, seed: int) -> None:
+    rng = random.Random(seed)
+    chat = FakeChat()
+    table = open_game(chat, ruleset)
+    for _turn in range(400):
+        table.refresh_from_db()
+        if table.stage == "over":
+            break
+        version = table.version
+        asks = _asks(table)
+        for name, commands in sorted(asks.items()):
+            chat.say(name, f"!{rng.choice(commands)}")
+        table.refresh_from_db()
+        if table.version == version or rng.random() < 0.05:
+            chat.say("Ann", f"!advance {table.code}", "village")  # the host moves it on
+            table.refresh_from_db()
+        assert table.version > version or table.stage == "over", asks
+        chat.deliver()
+    assert table.stage == "over"
+    chat.deliver()
+    assert any(f"**Game {table.code}: the end." in post for post in chat.channels["village"])
+    for name in NAMES:
+        assert f"Game {table.code} is over" in "\n".join(chat.inbox[name])
+
+
+def test_a_mixed_game_some_on_the_web_some_by_chat() -> None:
+    """Two players sit on the web and play from their pages (the same moves, posted as the
+    page posts them); the others by chat. The game ends, and nobody on the web gets a DM."""
+    from games.families.werewolf.chat_play import WerewolfChat
+    from games.tables.family import Said
+
+    rng = random.Random(3)
+    chat = FakeChat()
+    reply = chat.say("Ann", "!new classic", "village")
+    assert reply is not None
+    table = Table.objects.get()
+    for name in NAMES[1:6]:
+        chat.say(name, f"!join {table.code}", "village")
+    web = [services.seat_join(table=table, name=name, phrase="") for name in ("Web1", "Web2")]
+    chat.say("Ann", f"!start {table.code}", "village")
+    play = WerewolfChat()
+    for _turn in range(400):
+        table.refresh_from_db()
+        if table.stage == "over":
+            break
+        version = table.version
+        for name, commands in sorted(_asks(table).items()):
+            chat.say(name, f"!{rng.choice(commands)}")
+        for seat in web:  # the web players: their page's choices, as the letters would offer
+            seat.refresh_from_db()
+            info = table_info(table)
+            letter = next(
+                (
+                    x
+                    for x in play.letters(info, seat_info(seat))
+                    if x.key.startswith("ask:") and x.menus
+                ),
+                None,
+            )
+            if letter is None:
+                continue
+            command = rng.choice([t.command for menu in letter.menus for t in menu])
+            parts = command.split(" ", 2)
+            words = parts[2] if len(parts) > 2 else ""
+            try:
+                move = play.move(info, seat_info(seat), parts[0], Said(words))
+                services.seat_move(seat=seat, kind=move.kind, fields=move.fields)
+            except (FamilyError, services.ServiceError):
+                pass  # a page drawn before another's move (a death): chosen again next turn
+            table.refresh_from_db()
+        table.refresh_from_db()
+        if table.version == version:
+            chat.say("Ann", f"!advance {table.code}", "village")
+            table.refresh_from_db()
+        assert table.version > version or table.stage == "over"
+        chat.deliver()
+    assert table.stage == "over"
+    assert "Web1" not in chat.inbox and "Web2" not in chat.inbox
+
+
+def test_nobody_tonight_for_an_ability_that_must_name_a_player_is_no_choice() -> None:
+    """The menu's "Nobody" on the seer's investigation is the page's "nobody tonight" (no
+    choice for it), not a target the engine refuses."""
+    chat = FakeChat()
+    table = open_game(chat, "forum")
+    chat.deliver()
+    seer = next(n for n in NAMES if "you are the Seer" in "\n".join(chat.inbox[n]))
+    reply = chat.say(seer, f"!night {table.code} see nobody")
+    assert (
+        reply is not None and "your choices for tonight are in: nothing tonight" in reply.private[0]
+    )
+    reply = chat.say(seer, f"!use {table.code} explode")
+    assert reply is not None and "You can't use “explode” now" in reply.private[0]
+
+
+def test_role_sends_the_letters_again_with_the_deadline_in_words() -> None:
+    chat = FakeChat()
+    table = open_game(chat, "forum")
+    reply = chat.say("Ben", f"!role {table.code}")
+    assert reply is not None
+    text = "\n".join(reply.private)
+    assert f"**Game {table.code}: you are the" in text
+    assert "{when}" not in text and "UTC" in text
