@@ -4,6 +4,8 @@ sheet) and Werewolf's moderated game, at table mode's addresses."""
 
 from __future__ import annotations
 
+import itertools
+import json
 import re
 
 import pytest
@@ -66,3 +68,45 @@ def test_the_moderated_game_opens_a_table_with_the_familys_options(client: Clien
         "pace": "table",
     }
     assert table.joins_locked and table.seats.count() == 8
+
+
+def _script(client: Client, deck: dict[str, str]) -> list[dict[str, str]]:
+    page = client.get(
+        reverse("narrator"),
+        {"go": "1", "ruleset": "official", "players": "Ann\nBen\nCat\nDan\nEve", **deck},
+    )
+    assert page.status_code == 200
+    found = re.search(
+        r'<script id="narration" type="application/json">(.*?)</script>', page.content.decode()
+    )
+    assert found
+    return json.loads(found.group(1))["calls"]
+
+
+def test_the_doppelgangers_calls_never_close_then_reopen_its_eyes(client: Client) -> None:
+    """rules/002 s5: a Doppelganger-minion stays awake after its step to see the werewolves. Its
+    step does not end with "close your eyes" when it may have to keep them open next."""
+    deck = {"count_doppelganger": "1", "count_werewolf": "2", "count_minion": "1",
+            "count_seer": "1", "count_villager": "3"}  # fmt: skip
+    calls = _script(client, deck)
+    assert [c["key"] for c in calls[:3]] == ["doppelganger", "doppelganger-minion", "werewolves"]
+    first, minion = calls[0], calls[1]
+    assert "keep your eyes open" in first["sleep"] and "If not, close" in first["sleep"]
+    assert "keep your eyes open" not in minion["wake"]
+    assert "close your eyes" in minion["sleep"]
+    for earlier, later in itertools.pairwise(calls):
+        # Whoever is told to close their eyes is not told to keep them open next.
+        if earlier["sleep"].endswith("Doppelganger, close your eyes."):
+            assert "keep your eyes open" not in later["wake"], later
+
+
+def test_the_doppelganger_mason_wakes_with_the_masons(client: Client) -> None:
+    """rules/002 s5: a Doppelganger that saw a mason "wakes with them when called"."""
+    deck = {"count_doppelganger": "1", "count_werewolf": "2", "count_mason": "2",
+            "count_villager": "3"}  # fmt: skip
+    masons = next(c for c in _script(client, deck) if c["key"] == "masons")
+    assert "Doppelganger" in masons["wake"] and "masons" in masons["wake"].lower()
+    without = {"count_werewolf": "2", "count_mason": "2", "count_seer": "1",
+               "count_villager": "3"}  # fmt: skip
+    plain = next(c for c in _script(client, without) if c["key"] == "masons")
+    assert "Doppelganger" not in plain["wake"]
