@@ -263,6 +263,53 @@ def test_only_the_moderator_moves_and_a_refused_tap_changes_nothing() -> None:
     assert Table.objects.get(pk=mod.table.pk).version == version
 
 
+def _called(page: str) -> str:
+    """The current call's heading in the moderator-only area (who holds the role called)."""
+    found = re.search(r'id="mod-private">.*?<h2>([^<]+)</h2>', page, re.S)
+    assert found, page[:3000]
+    return found.group(1)
+
+
+def _read_aloud(page: str) -> str:
+    """What the moderator reads aloud to the table, as text."""
+    found = re.search(r'<div class="read-aloud" id="mod-read"[^>]*>(.*?)</div>', page, re.S)
+    assert found, page[:3000]
+    return re.sub(r"<[^>]+>", " ", found.group(1))
+
+
+def test_the_read_aloud_block_names_the_role_called_and_nothing_secret() -> None:
+    """Issue 38 item 5: what the moderator reads aloud names the role called, never who holds
+    it, whether they are alive, nor a rule's section; those are in the moderator-only area."""
+    mod = Moderator("classic", list(CLASSIC))
+    mod.deal(CLASSIC)
+    page = mod.page()
+    spoken = _read_aloud(page)
+    assert "Werewolves, wake up." in spoken and "Werewolves, close your eyes." in spoken
+    for secret in (*CLASSIC, "004", "rules/", "(", "Seer"):
+        assert secret not in spoken, (secret, spoken)
+    private = page[page.index('id="mod-private"') :]
+    assert "Only for you" in private and "004" in private
+    assert page.index('id="mod-read"') < page.index('id="mod-private"')
+    mod.night("Ann", "kill", "Cat")  # the seer dies tonight
+    spoken = _read_aloud(mod.page())
+    assert "Witch, wake up." in spoken and "close your eyes" not in spoken  # two potions
+    assert "Dan" not in spoken
+    spoken = _read_aloud(mod.night("Dan", "save", "no"))
+    assert "still awake" in spoken and "Witch, close your eyes." in spoken
+    mod.night("Dan", "poison", "")
+    mod.night("Cat", "check", "Ben")
+    mod.post("advance", {})
+    mod.post("sheriff_votes", {})
+    mod.post("advance", {})
+    mod.post("votes", {})
+    page = mod.night("Ann", "kill", "Fay")
+    mod.night("Dan", "save", "no")
+    page = mod.night("Dan", "poison", "")
+    spoken = _read_aloud(page)  # the dead seer's call sounds like any other
+    assert " ".join(spoken.split()) == "Seer, wake up. Then: “Seer, close your eyes.”"
+    assert "Nobody answers" in page[page.index('id="mod-private"') :]
+
+
 def _calls(page: str) -> list[str]:
     return re.findall(r'<li class="[^"]*" data-key="([a-z_]*)">\s*<strong>([^<]+)</strong>', page)
 
@@ -422,9 +469,9 @@ def test_a_witch_with_both_potions_spent_is_passed_with_one_tap() -> None:
     mod.post("votes", {})
     assert mod.game().state.phase.label == "night 3"
     page = mod.night("Ann", "kill", "Eve")
-    assert re.search(r'<div class="card call" id="mod-call">\s*<h2>Witch</h2>', page)
+    assert _called(page) == "Witch"
     page = mod.post("called", {"role": "witch"})
-    assert "Cat (Seer)" in re.search(r'id="mod-call">\s*<h2>([^<]+)', page).group(1)
+    assert "Cat (Seer)" in _called(page)
 
 
 def test_a_changed_victim_calls_the_witch_again() -> None:
@@ -438,7 +485,7 @@ def test_a_changed_victim_calls_the_witch_again() -> None:
     mod.night("Cat", "check", "Ann")
     page = mod.night("Ann", "kill", "")  # the moderator changes the pack's choice: no kill
     assert "save" not in mod.game().state.choices.get("Dan", {})
-    assert re.search(r'id="mod-call">\s*<h2>Dan \(Witch\)</h2>', page)
+    assert _called(page) == "Dan (Witch)"
     mod.night("Dan", "save", "no")
     page = mod.night("Dan", "poison", "")
     assert "Everyone has been called" in page
