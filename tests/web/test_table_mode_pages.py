@@ -70,6 +70,36 @@ def test_the_moderated_game_opens_a_table_with_the_familys_options(client: Clien
     assert table.joins_locked and table.seats.count() == 8
 
 
+def test_a_moderated_lobby_has_only_what_a_table_without_phones_needs(client: Client) -> None:
+    """Issue 38 item 5: no invite, QR or lock (nobody joins), no Remove or Make host for
+    players who have no phone, the moderator not counted as a player, no turn sound, no
+    rejoin link; the moderator can still deal, start and cancel."""
+    players = "Ann\nBen\nCat\nDan\nEve\nFay"
+    fields = {"ruleset": "classic", "moderator": "Mo", "players": players}
+    answer = client.post(reverse("moderate"), fields)
+    lobby = client.get(answer["Location"])
+    body = lobby.content.decode()
+    for online in ("Invite your friends", "invite-link", 'class="qr"', "The table is locked",
+                   "Lock the table", "Unlock the table", "Make host", ">Remove<",
+                   "Sound when it is my turn", "rejoin link", "Leave the table"):  # fmt: skip
+        assert online not in body, online
+    assert "6 at the table" in text(lobby)
+    assert "You moderate" in body
+    assert "Deal and start the game" in body and "Cancel the game" in body
+    for name in ("Ann", "Fay"):
+        assert name in body
+
+
+def test_an_online_lobby_keeps_its_invite_and_seat_controls(client: Client) -> None:
+    """The online game's lobby is as it was: the invite, the lock, the rejoin link."""
+    answer = client.post(reverse("table_new"), {"host_name": "Ann", "game": "werewolf:classic"})
+    lobby = client.get(answer["Location"])
+    body = lobby.content.decode()
+    for online in ("Invite your friends", "Lock the table", "Sound when it is my turn",
+                   "rejoin link", "1 at the table"):  # fmt: skip
+        assert online in body, online
+
+
 def _script(client: Client, deck: dict[str, str]) -> list[dict[str, str]]:
     page = client.get(
         reverse("narrator"),
