@@ -526,3 +526,43 @@ def test_the_knights_duel_offers_no_no_one_and_refuses_in_the_pages_words() -> N
         "ability", {"as": mod.seats["Eve"], "ability": "duel", "target": mod.seats["Ann"]}
     )
     assert "Ann" not in mod.game().state.alive
+
+
+def test_votes_counted_by_hand_are_one_tap_per_player_without_javascript() -> None:
+    """Issue 38 item 5: tap the accused, then each voter; each tap is a plain form (no
+    JavaScript), recorded at once, and a second tap takes a vote back; nothing is lost."""
+    mod = Moderator("classic", list(CLASSIC))
+    mod.deal(CLASSIC)
+    mod.night("Ann", "kill", "Fay")
+    mod.night("Dan", "save", "no")
+    mod.night("Dan", "poison", "")
+    mod.night("Cat", "check", "Ann")
+    mod.post("advance", {})
+    page = mod.page()
+    buttons = re.findall(r'<button type="submit" name="accused" value="(\d+)"', page)
+    assert len(buttons) == len(CLASSIC) - 1  # one big button per living candidate
+    assert 'name="vote_' not in page  # no grid of radio chips
+
+    def tap(kind: str, fields: dict[str, object]) -> None:
+        answer = mod.client.post(reverse("move", args=[mod.code, kind]), fields)  # no htmx
+        assert answer.status_code in (200, 302, 303), answer.content[:1500]
+
+    tap("accused", {"accused": mod.seats["Cat"]})
+    page = mod.page()
+    assert re.search(r"Tap each player who votes for <strong>Cat</strong>", page)
+    for voter in ("Ann", "Ben", "Cat", "Dan"):
+        tap("sheriff_vote", {"as": mod.seats[voter], "target": mod.seats["Cat"]})
+    tap("sheriff_vote", {"as": mod.seats["Dan"], "target": ""})  # Dan's hand went down
+    tap("accused", {"accused": mod.seats["Eve"]})
+    tap("sheriff_vote", {"as": mod.seats["Dan"], "target": mod.seats["Eve"]})
+    votes = mod.game().state.sheriff_votes
+    assert {v: t for v, t in votes.items() if t} == {
+        "Ann": "Cat", "Ben": "Cat", "Cat": "Cat", "Dan": "Eve"
+    }  # fmt: skip
+    page = mod.page()
+    assert re.search(r'aria-pressed="true" data-voter="Dan">Dan <small>for Eve</small>', page)
+    assert re.search(r'aria-pressed="false" data-voter="Ann">Ann <small>for Cat</small>', page)
+    refused = mod.client.post(reverse("move", args=[mod.code, "accused"]), {"accused": "999"})
+    assert refused.status_code == 400
+    mod.post("sheriff_votes", {})
+    assert mod.game().state.sheriff == "Cat"
