@@ -90,7 +90,7 @@ def test_a_classic_game_moderated_on_a_phone(
     _press(page, "Daybreak")
     # Daybreak: the dead without causes (rules/004), what to tell the seer.
     expect(page.locator("#mod-dawn")).to_contain_text("Last night died: Fay.")
-    expect(page.locator("#mod-dawn")).to_contain_text("Cat: Ann shows as: werewolf.")
+    expect(page.locator("#mod-private")).to_contain_text("Cat: Ann shows as: werewolf.")
     expect(page.locator("body")).not_to_have_class("night-screen")
     # The sheriff election, counted the normal way, the count following each tap.
     _count(page, {**{v: "Cat" for v in ("Ann", "Ben", "Dan", "Eve", "Gus", "Hal")}, "Cat": "Dan"})
@@ -188,7 +188,7 @@ def test_a_forum_game_moderated_to_its_end(
     _tap(page, "Ben")  # the protector
     _press(page, "Daybreak")
     expect(page.locator("#mod-dawn")).to_contain_text("Dan")
-    expect(page.locator("#mod-dawn")).to_contain_text("Ben: Ann shows as")
+    expect(page.locator("#mod-private")).to_contain_text("Ben: Ann shows as")
     _count(page, {"Ben": "Ann", "Cat": "Ann", "Eve": "Ann", "Ann": "Ben"})
     _press(page, "End the vote: count")
     expected = run_scenario(FORUM_SCENARIO)
