@@ -283,6 +283,8 @@ def test_the_read_aloud_block_names_the_role_called_and_nothing_secret() -> None
     mod = Moderator("classic", list(CLASSIC))
     mod.deal(CLASSIC)
     page = mod.page()
+    assert "Hand the host role to" not in page  # the players have no phone to host from
+    assert "Sound when it is my turn" not in page and "rejoin link" not in page
     spoken = _read_aloud(page)
     assert "Werewolves, wake up." in spoken and "Werewolves, close your eyes." in spoken
     for secret in (*CLASSIC, "004", "rules/", "(", "Seer"):
