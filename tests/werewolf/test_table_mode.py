@@ -330,7 +330,10 @@ def test_oxford_werewolves_maul_one_by_one() -> None:
     mod.post("advance", {})  # night 1: they meet; nobody acts
     mod.post("advance", {})  # day 1: no call
     assert mod.game().state.phase.label == "night 2"
+    spoken = _read_aloud(mod.page())  # the pack wakes once, by the pack's name
+    assert "Werewolves, wake up." in spoken and "Ann" not in spoken
     mod.night("Ann", "maul", "Dan")
+    assert "Werewolves, close your eyes." in _read_aloud(mod.page())
     mod.night("Ben", "maul", "Eve")
     choices = mod.game().state.choices
     assert choices["Ann"]["maul"] == "Dan" and choices["Ben"]["maul"] == "Eve"

@@ -176,7 +176,7 @@ def calls(game: Game, raw: Mapping[str, Any]) -> list[Call]:
                 chosen_value=value,
                 skip=_skip(form),
                 # Translators: the pack as the moderator calls it aloud ("Werewolves, wake up.").
-                role_name=_("Werewolves") if shared else names.title(role),
+                role_name=_("Werewolves") if shared or form.group_key else names.title(role),
             )
             rank = order.index(role.name) if role.name in order else len(order)
             calls.append(((0 if shared else 1, rank, index), call))
