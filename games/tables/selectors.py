@@ -15,7 +15,7 @@ from django.utils.translation import gettext_noop
 
 from games.tables.family import Channel, Panel, family_named
 from games.tables.models import ChatLine, Seat, Stage, Table
-from games.tables.reads import players_have_screens, seat_info, table_info
+from games.tables.reads import seat_info, table_info
 from games.tables.seat_codes import givable_seats
 from games.tables.watching import shows_watch_link, watch_key, watch_path
 
@@ -258,7 +258,7 @@ def table_page(
         )
         for c in channels
     )
-    screens = players_have_screens(table)
+    screens = family.players_have_screens(info)  # the seats already read: no query
     gives_back = me is not None and me.is_host and not table.ended and len(seats) > 1 and screens
     back_ids = givable_seats(table, seats) if gives_back else frozenset()
     next_code = None
