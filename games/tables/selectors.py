@@ -15,7 +15,7 @@ from django.utils.translation import gettext_noop
 
 from games.tables.family import Channel, Panel, family_named
 from games.tables.models import ChatLine, Seat, Stage, Table
-from games.tables.reads import players_have_screens, seat_info, table_info
+from games.tables.reads import seat_info, table_info
 from games.tables.seat_codes import givable_seats
 from games.tables.watching import shows_watch_link, watch_key, watch_path
 
@@ -123,6 +123,18 @@ class TablePage:
     # some other player's seat is left out (it reads what the host's own seat may not).
     seat_back_ids: frozenset[int] = frozenset()
     seat_back_withheld: bool = False
+    # Whether each player plays on a screen of their own (reads.players_have_screens): not at
+    # a game moderated at a table, whose page then leaves out what only phones need (the
+    # invite, the lock, a seat's removal or hand-over, the turn's sound, the rejoin link).
+    players_have_screens: bool = True
+
+    @property
+    def playing(self) -> tuple[PlayerRow, ...]:
+        """The seats that play: all of them, or, at a game moderated at a table, all but the
+        moderator's (the host's)."""
+        if self.players_have_screens:
+            return self.players
+        return tuple(p for p in self.players if not p.is_host)
 
     @property
     def is_host(self) -> bool:
@@ -246,13 +258,8 @@ def table_page(
         )
         for c in channels
     )
-    gives_back = (
-        me is not None
-        and me.is_host
-        and not table.ended
-        and len(seats) > 1
-        and players_have_screens(table)
-    )
+    screens = family.players_have_screens(info)  # the seats already read: no query
+    gives_back = me is not None and me.is_host and not table.ended and len(seats) > 1 and screens
     back_ids = givable_seats(table, seats) if gives_back else frozenset()
     next_code = None
     if table.stage == Stage.OVER:
@@ -277,4 +284,5 @@ def table_page(
         gives_seats_back=gives_back,
         seat_back_ids=back_ids,
         seat_back_withheld=gives_back and len(back_ids) < len(seats) - 1,
+        players_have_screens=screens,
     )

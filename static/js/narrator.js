@@ -97,7 +97,8 @@
       const input = item.querySelector("input.seconds");
       const seconds = Math.max(0, Math.min(120, Number(input.value) || 0));
       item.classList.add("current");
-      item.scrollIntoView({ block: "nearest" });
+      // What to read aloud stays in sight (the list of steps below may run off the screen).
+      now.scrollIntoView({ block: "nearest" });
       called.push(call.key);
       root.dataset.called = called.join(" ");
       await speak(call.wake);

@@ -83,20 +83,18 @@ MOVE = 8
 # One Night's last night action, which ends the night: MOVE and the day's note (one insert).
 ONENIGHT_NIGHT_ENDS = MOVE + 1
 # Werewolf's "Move on now" at night (the host ends the night): MOVE, the night's victim marked
-# dead, two notes (the death, "Day 1 begins"), and the host's answer reads the seats once more
-# (PUSH_HOST below says why).
-WEREWOLF_NIGHT_ENDS = MOVE + 1 + 2 + 1
+# dead, two notes (the death, "Day 1 begins").
+WEREWOLF_NIGHT_ENDS = MOVE + 1 + 2
 # A Werewolf day vote after a death: MOVE and an UPDATE that marks the night's victim dead
 # again. The family's Change.dead lists everyone dead so far (werewolf/steps.py `change`), and
 # services.common.apply_change writes `alive=False` for all of them on every change: one
 # UPDATE, which changes nothing, on every move of the game after its first death.
 WEREWOLF_VOTE = MOVE + 1
 # A socket's frame for a phase change (consumers.TableConsumer._frame): the table, its seats.
-# The host's frame reads the seats once more: selectors.table_page asks
-# reads.players_have_screens(table) (for the seat-code offer), which builds table_info
-# without the seats already read.
+# The host's frame costs the same: selectors.table_page asks the family whether the players
+# have screens (the seat-code offer, the moderated lobby) with the seats it has already read.
 PUSH_SEAT = 2
-PUSH_HOST = 3
+PUSH_HOST = PUSH_SEAT
 # A chat line reaches a socket without any query (consumers.TableConsumer.chat_line).
 CHAT_LINE_PUSH = 0
 

@@ -4,6 +4,8 @@ sheet) and Werewolf's moderated game, at table mode's addresses."""
 
 from __future__ import annotations
 
+import itertools
+import json
 import re
 
 import pytest
@@ -66,3 +68,75 @@ def test_the_moderated_game_opens_a_table_with_the_familys_options(client: Clien
         "pace": "table",
     }
     assert table.joins_locked and table.seats.count() == 8
+
+
+def test_a_moderated_lobby_has_only_what_a_table_without_phones_needs(client: Client) -> None:
+    """Issue 38 item 5: no invite, QR or lock (nobody joins), no Remove or Make host for
+    players who have no phone, the moderator not counted as a player, no turn sound, no
+    rejoin link; the moderator can still deal, start and cancel."""
+    players = "Ann\nBen\nCat\nDan\nEve\nFay"
+    fields = {"ruleset": "classic", "moderator": "Mo", "players": players}
+    answer = client.post(reverse("moderate"), fields)
+    lobby = client.get(answer["Location"])
+    body = lobby.content.decode()
+    for online in ("Invite your friends", "invite-link", 'class="qr"', "The table is locked",
+                   "Lock the table", "Unlock the table", "Make host", ">Remove<",
+                   "Sound when it is my turn", "rejoin link", "Leave the table"):  # fmt: skip
+        assert online not in body, online
+    assert "6 at the table" in text(lobby)
+    assert "You moderate" in body
+    assert "Deal and start the game" in body and "Cancel the game" in body
+    for name in ("Ann", "Fay"):
+        assert name in body
+
+
+def test_an_online_lobby_keeps_its_invite_and_seat_controls(client: Client) -> None:
+    """The online game's lobby is as it was: the invite, the lock, the rejoin link."""
+    answer = client.post(reverse("table_new"), {"host_name": "Ann", "game": "werewolf:classic"})
+    lobby = client.get(answer["Location"])
+    body = lobby.content.decode()
+    for online in ("Invite your friends", "Lock the table", "Sound when it is my turn",
+                   "rejoin link", "1 at the table"):  # fmt: skip
+        assert online in body, online
+
+
+def _script(client: Client, deck: dict[str, str]) -> list[dict[str, str]]:
+    page = client.get(
+        reverse("narrator"),
+        {"go": "1", "ruleset": "official", "players": "Ann\nBen\nCat\nDan\nEve", **deck},
+    )
+    assert page.status_code == 200
+    found = re.search(
+        r'<script id="narration" type="application/json">(.*?)</script>', page.content.decode()
+    )
+    assert found
+    return json.loads(found.group(1))["calls"]
+
+
+def test_the_doppelgangers_calls_never_close_then_reopen_its_eyes(client: Client) -> None:
+    """rules/002 s5: a Doppelganger-minion stays awake after its step to see the werewolves. Its
+    step does not end with "close your eyes" when it may have to keep them open next."""
+    deck = {"count_doppelganger": "1", "count_werewolf": "2", "count_minion": "1",
+            "count_seer": "1", "count_villager": "3"}  # fmt: skip
+    calls = _script(client, deck)
+    assert [c["key"] for c in calls[:3]] == ["doppelganger", "doppelganger-minion", "werewolves"]
+    first, minion = calls[0], calls[1]
+    assert "keep your eyes open" in first["sleep"] and "If not, close" in first["sleep"]
+    assert "keep your eyes open" not in minion["wake"]
+    assert "close your eyes" in minion["sleep"]
+    for earlier, later in itertools.pairwise(calls):
+        # Whoever is told to close their eyes is not told to keep them open next.
+        if earlier["sleep"].endswith("Doppelganger, close your eyes."):
+            assert "keep your eyes open" not in later["wake"], later
+
+
+def test_the_doppelganger_mason_wakes_with_the_masons(client: Client) -> None:
+    """rules/002 s5: a Doppelganger that saw a mason "wakes with them when called"."""
+    deck = {"count_doppelganger": "1", "count_werewolf": "2", "count_mason": "2",
+            "count_villager": "3"}  # fmt: skip
+    masons = next(c for c in _script(client, deck) if c["key"] == "masons")
+    assert "Doppelganger" in masons["wake"] and "masons" in masons["wake"].lower()
+    without = {"count_werewolf": "2", "count_mason": "2", "count_seer": "1",
+               "count_villager": "3"}  # fmt: skip
+    plain = next(c for c in _script(client, without) if c["key"] == "masons")
+    assert "Doppelganger" not in plain["wake"]

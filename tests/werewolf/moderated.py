@@ -125,15 +125,23 @@ def taps(view: ModeratorView, rng: random.Random) -> list[Tap]:
         # The way of counting (a switch of the form, not a step of the game).
         offered.append(Tap("count", {"count": rng.choice(("normal", "advanced"))}, changes=True))
         if view.count == "normal":
-            values = [row.seat_id or NOBODY for row in view.vote_rows] + ["abstain"]
+            # Counting by hand: the accused tapped, then each voter's own button (a voter
+            # voting for them now takes the vote back); the end of the vote is one button.
+            for row in view.vote_rows:
+                value = str(row.seat_id or NOBODY)
+                offered.append(Tap("accused", {"accused": "" if value == view.accused else value}))
+            for voter in view.voters:
+                target = "" if voter.pressed else view.accused
+                offered.append(Tap(view.voting, {"as": voter.seat_id, "target": target}))
+            offered.append(Tap(f"{view.voting}s", {}))
         else:
             values = [t.value for t in view.targets] + [""]
-        favourite = rng.choice(values[:-1])  # a table mostly agrees on someone
-        ballots = {
-            f"vote_{seat}": favourite if rng.random() < 0.6 else rng.choice(values)
-            for _voter, seat, _now in view.ballots
-        }
-        offered.append(Tap(f"{view.voting}s", ballots, single=False))
+            favourite = rng.choice(values[:-1])  # a table mostly agrees on someone
+            ballots = {
+                f"vote_{seat}": favourite if rng.random() < 0.6 else rng.choice(values)
+                for _voter, seat, _now in view.ballots
+            }
+            offered.append(Tap(f"{view.voting}s", ballots, single=False))
     else:
         if view.accusing and len(living) >= 3:
             accused, by, second = rng.sample(living, 3)

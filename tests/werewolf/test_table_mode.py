@@ -263,6 +263,55 @@ def test_only_the_moderator_moves_and_a_refused_tap_changes_nothing() -> None:
     assert Table.objects.get(pk=mod.table.pk).version == version
 
 
+def _called(page: str) -> str:
+    """The current call's heading in the moderator-only area (who holds the role called)."""
+    found = re.search(r'id="mod-private">.*?<h2>([^<]+)</h2>', page, re.S)
+    assert found, page[:3000]
+    return found.group(1)
+
+
+def _read_aloud(page: str) -> str:
+    """What the moderator reads aloud to the table, as text."""
+    found = re.search(r'<div class="read-aloud" id="mod-read"[^>]*>(.*?)</div>', page, re.S)
+    assert found, page[:3000]
+    return re.sub(r"<[^>]+>", " ", found.group(1))
+
+
+def test_the_read_aloud_block_names_the_role_called_and_nothing_secret() -> None:
+    """Issue 38 item 5: what the moderator reads aloud names the role called, never who holds
+    it, whether they are alive, nor a rule's section; those are in the moderator-only area."""
+    mod = Moderator("classic", list(CLASSIC))
+    mod.deal(CLASSIC)
+    page = mod.page()
+    assert "Hand the host role to" not in page  # the players have no phone to host from
+    assert "Sound when it is my turn" not in page and "rejoin link" not in page
+    spoken = _read_aloud(page)
+    assert "Werewolves, wake up." in spoken and "Werewolves, close your eyes." in spoken
+    for secret in (*CLASSIC, "004", "rules/", "(", "Seer"):
+        assert secret not in spoken, (secret, spoken)
+    private = page[page.index('id="mod-private"') :]
+    assert "Only for you" in private and "004" in private
+    assert page.index('id="mod-read"') < page.index('id="mod-private"')
+    mod.night("Ann", "kill", "Cat")  # the seer dies tonight
+    spoken = _read_aloud(mod.page())
+    assert "Witch, wake up." in spoken and "close your eyes" not in spoken  # two potions
+    assert "Dan" not in spoken
+    spoken = _read_aloud(mod.night("Dan", "save", "no"))
+    assert "still awake" in spoken and "Witch, close your eyes." in spoken
+    mod.night("Dan", "poison", "")
+    mod.night("Cat", "check", "Ben")
+    mod.post("advance", {})
+    mod.post("sheriff_votes", {})
+    mod.post("advance", {})
+    mod.post("votes", {})
+    page = mod.night("Ann", "kill", "Fay")
+    mod.night("Dan", "save", "no")
+    page = mod.night("Dan", "poison", "")
+    spoken = _read_aloud(page)  # the dead seer's call sounds like any other
+    assert " ".join(spoken.split()) == "Seer, wake up. Then: “Seer, close your eyes.”"
+    assert "Nobody answers" in page[page.index('id="mod-private"') :]
+
+
 def _calls(page: str) -> list[str]:
     return re.findall(r'<li class="[^"]*" data-key="([a-z_]*)">\s*<strong>([^<]+)</strong>', page)
 
@@ -281,7 +330,10 @@ def test_oxford_werewolves_maul_one_by_one() -> None:
     mod.post("advance", {})  # night 1: they meet; nobody acts
     mod.post("advance", {})  # day 1: no call
     assert mod.game().state.phase.label == "night 2"
+    spoken = _read_aloud(mod.page())  # the pack wakes once, by the pack's name
+    assert "Werewolves, wake up." in spoken and "Ann" not in spoken
     mod.night("Ann", "maul", "Dan")
+    assert "Werewolves, close your eyes." in _read_aloud(mod.page())
     mod.night("Ben", "maul", "Eve")
     choices = mod.game().state.choices
     assert choices["Ann"]["maul"] == "Dan" and choices["Ben"]["maul"] == "Eve"
@@ -422,9 +474,9 @@ def test_a_witch_with_both_potions_spent_is_passed_with_one_tap() -> None:
     mod.post("votes", {})
     assert mod.game().state.phase.label == "night 3"
     page = mod.night("Ann", "kill", "Eve")
-    assert re.search(r'<div class="card call" id="mod-call">\s*<h2>Witch</h2>', page)
+    assert _called(page) == "Witch"
     page = mod.post("called", {"role": "witch"})
-    assert "Cat (Seer)" in re.search(r'id="mod-call">\s*<h2>([^<]+)', page).group(1)
+    assert "Cat (Seer)" in _called(page)
 
 
 def test_a_changed_victim_calls_the_witch_again() -> None:
@@ -438,7 +490,7 @@ def test_a_changed_victim_calls_the_witch_again() -> None:
     mod.night("Cat", "check", "Ann")
     page = mod.night("Ann", "kill", "")  # the moderator changes the pack's choice: no kill
     assert "save" not in mod.game().state.choices.get("Dan", {})
-    assert re.search(r'id="mod-call">\s*<h2>Dan \(Witch\)</h2>', page)
+    assert _called(page) == "Dan (Witch)"
     mod.night("Dan", "save", "no")
     page = mod.night("Dan", "poison", "")
     assert "Everyone has been called" in page
@@ -479,3 +531,43 @@ def test_the_knights_duel_offers_no_no_one_and_refuses_in_the_pages_words() -> N
         "ability", {"as": mod.seats["Eve"], "ability": "duel", "target": mod.seats["Ann"]}
     )
     assert "Ann" not in mod.game().state.alive
+
+
+def test_votes_counted_by_hand_are_one_tap_per_player_without_javascript() -> None:
+    """Issue 38 item 5: tap the accused, then each voter; each tap is a plain form (no
+    JavaScript), recorded at once, and a second tap takes a vote back; nothing is lost."""
+    mod = Moderator("classic", list(CLASSIC))
+    mod.deal(CLASSIC)
+    mod.night("Ann", "kill", "Fay")
+    mod.night("Dan", "save", "no")
+    mod.night("Dan", "poison", "")
+    mod.night("Cat", "check", "Ann")
+    mod.post("advance", {})
+    page = mod.page()
+    buttons = re.findall(r'<button type="submit" name="accused" value="(\d+)"', page)
+    assert len(buttons) == len(CLASSIC) - 1  # one big button per living candidate
+    assert 'name="vote_' not in page  # no grid of radio chips
+
+    def tap(kind: str, fields: dict[str, object]) -> None:
+        answer = mod.client.post(reverse("move", args=[mod.code, kind]), fields)  # no htmx
+        assert answer.status_code in (200, 302, 303), answer.content[:1500]
+
+    tap("accused", {"accused": mod.seats["Cat"]})
+    page = mod.page()
+    assert re.search(r"Tap each player who votes for <strong>Cat</strong>", page)
+    for voter in ("Ann", "Ben", "Cat", "Dan"):
+        tap("sheriff_vote", {"as": mod.seats[voter], "target": mod.seats["Cat"]})
+    tap("sheriff_vote", {"as": mod.seats["Dan"], "target": ""})  # Dan's hand went down
+    tap("accused", {"accused": mod.seats["Eve"]})
+    tap("sheriff_vote", {"as": mod.seats["Dan"], "target": mod.seats["Eve"]})
+    votes = mod.game().state.sheriff_votes
+    assert {v: t for v, t in votes.items() if t} == {
+        "Ann": "Cat", "Ben": "Cat", "Cat": "Cat", "Dan": "Eve"
+    }  # fmt: skip
+    page = mod.page()
+    assert re.search(r'aria-pressed="true" data-voter="Dan">Dan <small>for Eve</small>', page)
+    assert re.search(r'aria-pressed="false" data-voter="Ann">Ann <small>for Cat</small>', page)
+    refused = mod.client.post(reverse("move", args=[mod.code, "accused"]), {"accused": "999"})
+    assert refused.status_code == 400
+    mod.post("sheriff_votes", {})
+    assert mod.game().state.sheriff == "Cat"

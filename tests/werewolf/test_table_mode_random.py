@@ -32,7 +32,7 @@ TRIED = 3  # buttons tried at each step besides the one tapped
 
 
 def _moved(before: dict, after: dict) -> bool:
-    keys = ("moves", "done", "addressed", "called", "count")
+    keys = ("moves", "done", "addressed", "called", "count", "accused")
     return any(before.get(k) != after.get(k) for k in keys)
 
 

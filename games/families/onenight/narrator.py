@@ -10,7 +10,8 @@ plays, and each call's words are its role's record's `calls`: rules/002 s5 for t
 rules (the Doppelganger, doing a copied seer's, robber's, troublemaker's or drunk's action at
 once; the Doppelganger-minion's look at the werewolves; the werewolves, the minion, the masons,
 the seer, the robber, the troublemaker, the drunk, the insomniac and the
-Doppelganger-insomniac). For the house rules it is rules/000 s8, where step 0 (werewolves,
+Doppelganger-insomniac; a Doppelganger that became a werewolf or a mason is called with
+them). For the house rules it is rules/000 s8, where step 0 (werewolves,
 minion, masons) comes with the role message online; at a table they wake for it, first, in that
 order (docs/rules.md 7.2).
 
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -92,6 +93,10 @@ def narration(
             continue
         words = _calls(step.role, step.copied)
         wake = words.wake_with_doppelganger if copier and words.wake_with_doppelganger else None
+        if words.stays_awake and calls:
+            # The Doppelganger-minion stays awake after the Doppelganger's step (rules/002
+            # s5): that step ends with "keep your eyes open if...", not "close your eyes".
+            calls[-1] = replace(calls[-1], sleep=_(words.stays_awake))
         calls.append(
             Call(
                 words.key,

@@ -177,13 +177,18 @@ class Calls:
     """What the narrator says aloud at a real table for one wake step (rules/002 s3: the
     companion app's announcements). `key` names the step for its pause setting; `seconds` is
     the default pause while the role acts. `wake_with_doppelganger` replaces `wake` when a
-    Doppelganger card is in the deck (it may have become this role and wake with it)."""
+    Doppelganger card is in the deck (it may have become this role and wake with it). A
+    Doppelganger's step that follows its first step at once (the Doppelganger-minion, rules/002
+    s5: "stays awake") has `stays_awake`: the words that end the Doppelganger's first step
+    instead of its `sleep`, so the narrator never says "close your eyes" and then "keep them
+    open" (docs/rules.md, One Night at a table)."""
 
     key: str
     wake: str
     sleep: str
     seconds: int
     wake_with_doppelganger: str | None = None
+    stays_awake: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,11 +394,15 @@ _RECORDS: tuple[RoleRecord, ...] = (
         copy_calls=Calls(
             "doppelganger-minion",
             N_(
-                "Doppelganger, if you saw the minion, keep your eyes open. Werewolves, stick out"
-                " your thumb so the Doppelganger can see who you are."
+                "Werewolves, stick out your thumb, eyes closed, so the Doppelganger who is now"
+                " the minion can see who you are."
             ),
             N_("Werewolves, put your thumbs away. Doppelganger, close your eyes."),
             10,
+            stays_awake=N_(
+                "Doppelganger, if you are now the minion, keep your eyes open. If not, close"
+                " your eyes."
+            ),
         ),
     ),
     RoleRecord(
@@ -412,6 +421,11 @@ _RECORDS: tuple[RoleRecord, ...] = (
             N_("Masons, wake up and look for the other mason."),
             N_("Masons, close your eyes."),
             8,
+            # rules/002 s5: a Doppelganger that saw a mason "wakes with them when called".
+            wake_with_doppelganger=N_(
+                "Masons, and the Doppelganger if it became a mason, wake up and look for the"
+                " other masons."
+            ),
         ),
     ),
     RoleRecord(
@@ -555,7 +569,7 @@ _RECORDS: tuple[RoleRecord, ...] = (
         ),
         copy_calls=Calls(
             "doppelganger-insomniac",
-            N_("Doppelganger, if you saw the insomniac, wake up and look at your card."),
+            N_("Doppelganger, if you copied the insomniac, wake up and look at your card."),
             N_("Doppelganger, close your eyes."),
             10,
         ),

@@ -6,7 +6,7 @@ same."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -59,6 +59,12 @@ class Call:
     victim: str = ""  # for the antidote: whom the pack attacked, even if she may not save them
     chosen_value: str = ""  # the current choice as the form posts it
     skip: str = ""  # the button that leaves the choice unmade ("" where "Nobody" is a choice)
+    # What the moderator reads aloud: the role called by its name alone, no player, no rule
+    # (issue 38 item 5); "" when the same role is still awake from the call before (the
+    # witch's antidote, then her poison) or stays awake for the next.
+    role_name: str = ""  # the role's card name, as the table may hear it
+    wake: str = ""
+    sleep: str = ""
 
 
 def _label(game: Game, player: str) -> str:
@@ -169,6 +175,8 @@ def calls(game: Game, raw: Mapping[str, Any]) -> list[Call]:
                 victim=victim or "",
                 chosen_value=value,
                 skip=_skip(form),
+                # Translators: the pack as the moderator calls it aloud ("Werewolves, wake up.").
+                role_name=_("Werewolves") if shared or form.group_key else names.title(role),
             )
             rank = order.index(role.name) if role.name in order else len(order)
             calls.append(((0 if shared else 1, rank, index), call))
@@ -204,7 +212,27 @@ def calls(game: Game, raw: Mapping[str, Any]) -> list[Call]:
             dead=True,
             result=result,
             role=role.name,
+            role_name=names.title(role),
         )
         calls.append(((1, rank, 0), call))
     calls.sort(key=lambda ranked: ranked[0])
-    return [call for _rank, call in calls]
+    return _read_aloud([call for _rank, call in calls])
+
+
+def _read_aloud(ordered: list[Call]) -> list[Call]:
+    """Each call with the words the moderator reads aloud to the table: "Seer, wake up." and
+    "Seer, close your eyes.", the role by its card's name only, so the table hears which role
+    is called and nothing else (not who holds it, not whether they are alive: the calls for
+    secrecy sound the same). A role with two choices in a row wakes once and sleeps once."""
+    named = [c.role_name for c in ordered]
+    out = []
+    for index, call in enumerate(ordered):
+        again = index > 0 and named[index - 1] == named[index]
+        more = index + 1 < len(ordered) and named[index + 1] == named[index]
+        words = {"role": named[index]}
+        # Translators: read aloud by the moderator at a table: a role's card name, then this.
+        wake = "" if again else _("%(role)s, wake up.") % words
+        # Translators: read aloud by the moderator at a table.
+        sleep = "" if more else _("%(role)s, close your eyes.") % words
+        out.append(replace(call, wake=wake, sleep=sleep))
+    return out

@@ -24,7 +24,7 @@ from ..engine import (
 )
 from ..engine.forms import forms_for
 from ..stored import game_of
-from .counting import COUNTS
+from .counting import COUNTS, candidates, marker, voting
 from .night import night_choice
 from .sending import sent
 from .undo import remember, undo
@@ -54,6 +54,14 @@ def move(
         if wanted not in COUNTS:
             raise FamilyError(_("Count the votes the normal way or the advanced way."))
         return {**raw, "count": wanted}, before, before
+    if kind == "accused":
+        # Counting by hand: the player voted for, tapped before their voters (not a move of
+        # the game: kept with the vote it belongs to, and not undone).
+        # A second tap on the accused ("") lets them go.
+        wanted = posted.trimmed(fields, "accused")
+        if not voting(before) or wanted not in {"", *candidates(before, raw["seats"])}:
+            raise FamilyError(_("Tap a player from the list on the page."))
+        return {**raw, "accused": [marker(before), wanted] if wanted else None}, before, before
     raw = remember(raw)
     game = before
     # Only the moves made for a player read whose they are: a call passed for secrecy, the

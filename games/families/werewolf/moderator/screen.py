@@ -17,7 +17,7 @@ from ..stored import game_of
 from ..story import record_lines
 from .calls import Call, calls
 from .choices import Choice
-from .counting import VoteRow, vote
+from .counting import Voter, VoteRow, vote
 from .dashboard import PlayerRow, player_rows
 from .day import day
 from .daybreak import read_out
@@ -42,6 +42,9 @@ class ModeratorView:
     vote_rows: tuple[VoteRow, ...] = ()
     ballots: tuple[tuple[str, int, str], ...] = ()  # (voter, seat id, current target seat id)
     targets: tuple[Choice, ...] = ()
+    accused: str = ""  # counting by hand: the player voted for, tapped (a seat id, "nobody")
+    accused_label: str = ""
+    voters: tuple[Voter, ...] = ()
     # (player, seat id, ability key, its title, what it does, its targets, whether "no one"
     # may be chosen)
     abilities: tuple[tuple[str, int, str, str, str, tuple[Choice, ...], bool], ...] = ()
@@ -94,6 +97,6 @@ def moderator_view(table: TableInfo) -> ModeratorView:
         view["current"] = next((c for c in tonight if not c.done), None)
         return ModeratorView(**view)
     view["read_out"], view["tell"] = read_out(game)
-    view |= vote(game, seats, living)
+    view |= vote(game, seats, living, raw)
     view |= day(game, seats)
     return ModeratorView(**view)
