@@ -5,6 +5,7 @@
     <span class="team-{{ side|team }}">   the team (village, werewolf, neutral, vampire)
     {% game_title table %}        "Werewolf 1.7.0": the table's family and ruleset
     {% game_accent table %}       the accent key of art.css (data-accent)
+    {% game_title_for "werewolf" ruleset %}, {% game_accent_for ... %}: the same without a table
 
 An icon is drawn inline (so it takes the text's colour, currentColor, and the team's colour
 applies) and hidden from screen readers: the name beside it says what it is. A key without an
@@ -73,20 +74,32 @@ def team_filter(side: Any) -> str:
 
 
 @register.simple_tag
-def game_title(table: Any) -> str:
-    """The game a table plays, by its family and ruleset ("Werewolf 1.7.0")."""
+def game_title_for(family_name: str, ruleset: Any) -> str:
+    """The game of `family_name` under `ruleset` ("Werewolf 1.7.0"); "" for no such family."""
     try:
-        family = family_named(table.family)
+        family = family_named(family_name)
     except KeyError:
         return ""
-    return str(family.game_title(table.ruleset))
+    return str(family.game_title(str(getattr(ruleset, "value", ruleset))))
+
+
+@register.simple_tag
+def game_accent_for(family_name: str, ruleset: Any) -> str:
+    """The accent of that game (art.css's `data-accent` values); "" for no such family."""
+    try:
+        family = family_named(family_name)
+    except KeyError:
+        return ""
+    return family.accent(str(getattr(ruleset, "value", ruleset)))
+
+
+@register.simple_tag
+def game_title(table: Any) -> str:
+    """The game a table plays, by its family and ruleset."""
+    return game_title_for(table.family, table.ruleset)
 
 
 @register.simple_tag
 def game_accent(table: Any) -> str:
-    """The accent of the game a table plays (art.css's `data-accent` values)."""
-    try:
-        family = family_named(table.family)
-    except KeyError:
-        return ""
-    return family.accent(table.ruleset)
+    """The accent of the game a table plays."""
+    return game_accent_for(table.family, table.ruleset)
