@@ -81,6 +81,8 @@ INSTALLED_APPS = [
     "games.chatbot",
     # Table mode: the moderator's assistant for games played in person.
     "games.tablemode",
+    # Art and identity: the role and team icons' template tags and the about page (credits).
+    "games.art",
 ]
 
 MIDDLEWARE = [

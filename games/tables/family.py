@@ -188,6 +188,16 @@ class Family(ABC):
     # Names no player may take (One Night's centre cards, rules/000 s3a); none by default.
     reserved_names: tuple[str, ...] = ()
 
+    def game_title(self, ruleset: str) -> StrOrPromise:
+        """The game a table of `ruleset` plays, as its pages' title and header name it (a 1.7.0
+        Werewolf game is not "One Night"). Default: the family's `title`."""
+        return self.title
+
+    def accent(self, ruleset: str) -> str:
+        """The game's accent: a key of static/css/art.css's `data-accent` colours, the same for
+        every language. Default: the family's `name`."""
+        return self.name
+
     def default_options(self, ruleset: str) -> dict[str, Any]:
         """The options of a new table. Default: none."""
         return {}

@@ -117,6 +117,7 @@ def test_the_pages_around_a_game_pass_axe(
         ("/at-the-table/one-night/", "narrator set-up"),
         ("/at-the-table/several-nights/", "moderator set-up"),
         ("/no/such/page", "not found"),
+        ("/about/", "about and credits"),
     ):
         page.goto(url + path)
         audit(page, where, violations)

@@ -284,6 +284,15 @@ def test_table_mode_pages() -> None:
     reading.check()
 
 
+def test_the_about_page() -> None:
+    """The credits: every sentence ours to translate; the icons' names, their authors and the
+    libraries' names and licences are marked translate="no"."""
+    reading = Reading([])
+    body = reading.page("about", new_client(), reverse("about"))
+    assert "game-icons.net" in body
+    reading.check()
+
+
 def test_the_moderators_assistant_through_a_night_and_a_day() -> None:
     """Table mode's multi-night moderator (rules/004 at a table): set-up, night calls, the
     seer's answer, the morning's read-out."""

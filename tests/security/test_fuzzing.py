@@ -867,6 +867,11 @@ async def test_an_empty_or_binary_frame_gets_an_error_not_a_crash(sockets: Socke
 # Names are at most 24 characters, so the name payloads are the dangerous heads of the classics.
 NAME_PAYLOADS = ["<script>alert(1)", '"><img src=x onerror=1>', "<b>bold</b>", "<svg/onload=1>"]
 CHAT_PAYLOADS = [SCRIPT, IMG, "<b>bold</b> & <i>it</i>", "<svg/onload=alert(1)>"]
+# The opening tag of a role's or team's icon, as the art template tags draw it.
+ICON_TAG = (
+    r'<svg class="icon (?:role|team)-icon" data-icon="[a-z_]+" viewBox="0 0 512 512" '
+    r'aria-hidden="true" focusable="false">'
+)
 
 
 def assert_escaped(
@@ -883,8 +888,10 @@ def assert_escaped(
             # The page's own two script tags (htmx and table.js) are the only ones.
             allowed = len(re.findall(r'<script src="/static/[^"]+" defer></script>', body))
         elif raw == "<svg":
-            # The lobby's QR code of the invite link (games/tables/templatetags/invite.py).
+            # The lobby's QR code of the invite link (games/tables/templatetags/invite.py),
+            # and the role and team icons (games/art/templatetags/art.py: vendored files).
             allowed = len(re.findall(r'<svg width="\d+" height="\d+" class="segno">', body))
+            allowed += len(re.findall(ICON_TAG, body))
         assert body.count(raw) == allowed, f"raw {raw!r} in {where}"
     if expect_escaped:
         assert "&lt;" in body, f"no escaped payload in {where}"

@@ -67,6 +67,11 @@ class OneNight(Family):
     def seat_limits(self, ruleset: str) -> tuple[int, int]:
         return MIN_PLAYERS, max_players(Ruleset(ruleset))
 
+    def game_title(self, ruleset: str) -> StrOrPromise:
+        if ruleset == Ruleset.OFFICIAL.value:
+            return gettext_lazy("One Night — official rules")
+        return self.title
+
     def default_options(self, ruleset: str) -> dict[str, Any]:
         return table_options.defaults(ruleset)
 

@@ -32,6 +32,14 @@ PACK = "pack"  # the werewolves' private chat (rules/001: "a private group messa
 GRAVEYARD = "graveyard"  # the dead and the watchers
 
 
+# Each ruleset's game by the name its pages carry (issue 38: its own title and accent).
+GAME_TITLES: Mapping[str, StrOrPromise] = {
+    "forum": gettext_lazy("Werewolf — the forum game"),
+    "oxford": gettext_lazy("Werewolf — Oxford rules"),
+    "classic": gettext_lazy("Werewolf 1.7.0"),
+}
+
+
 class Werewolf(Family):
     """Multi-night Werewolf, played over minutes or over days."""
 
@@ -64,6 +72,12 @@ class Werewolf(Family):
 
     def rules_path(self, ruleset: str) -> str:
         return reverse("werewolf_roles", args=[ruleset])
+
+    def game_title(self, ruleset: str) -> StrOrPromise:
+        return GAME_TITLES.get(ruleset, self.title)
+
+    def accent(self, ruleset: str) -> str:
+        return ruleset if ruleset in GAME_TITLES else self.name
 
     def lobby(self, table: TableInfo, viewer: SeatInfo | None) -> Panel:
         return lobby.lobby(table, viewer)

@@ -23,5 +23,11 @@ def roles(request: HttpRequest, ruleset: str) -> HttpResponse:
         )
     title, document, cards = role_cards(ruleset)
     others = [(name, label) for name, label in Werewolf.rulesets.items() if name != ruleset]
-    context = {"title": title, "document": document, "cards": cards, "others": others}
+    context = {
+        "title": title,
+        "ruleset": ruleset,
+        "document": document,
+        "cards": cards,
+        "others": others,
+    }
     return render(request, "werewolf/roles.html", context)
