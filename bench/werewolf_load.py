@@ -53,6 +53,7 @@ from bench.bots import (  # noqa: E402
     timed,
 )
 from bench.load import machine, median_rss  # noqa: E402
+from bench.push_trace import TableTrace, analyse  # noqa: E402
 from bench.server import Database, Servers, answers  # noqa: E402
 from bench.stats import CpuWindow, Sampler, summarize  # noqa: E402
 
@@ -108,6 +109,7 @@ class Table:
         self.moved = 0.0  # when a page last saw a new version
         self.ended: float | None = None
         self.started: float | None = None
+        self.trace = TableTrace()  # its forms and steps (bench/push_trace.py)
 
 
 class Page:
@@ -128,26 +130,34 @@ class Page:
     async def post(self, kind: str, path: str, data: dict[str, Any], expect: int = 200) -> Any:
         headers = htmx_headers(self.http, self.url)
         self.table.last_post = self.step.now()
+        sent = self.table.trace.sent(kind, self.seat, self.table.last_post)
         answer = await timed(self.step, kind, self.http.post(path, data=data, headers=headers))
+        sent.answered = self.step.now()
         if answer is None:
+            sent.status = "failed"
             raise BotAborted(kind)
         if answer.status_code == expect:
+            sent.status = "taken"
             if "X-Table-Version" in answer.headers:
-                self.show(answer.text, int(answer.headers["X-Table-Version"]))
+                sent.version = int(answer.headers["X-Table-Version"])
+                self.show(answer.text, sent.version, "answer")
         elif answer.status_code in (400, 409) and kind.startswith("do "):
+            sent.status = "refused"
             self.step.frames["refused (the game moved on)"] += 1  # a race a player meets too
         else:
+            sent.status = "failed"
             self.step.error(f"{kind}: HTTP {answer.status_code}", f"{path} {data}")
             raise BotAborted(kind)
         return answer
 
-    def show(self, html: str, version: int) -> None:
+    def show(self, html: str, version: int, how: str) -> None:
         if version <= self.version:
             return
         match = PANEL.search(html)
         label = match.group(2) if match else self.label
         now = self.step.now()
         if self.label and label != self.label:
+            self.table.trace.saw(self.seat, label, version, now, how, self.panel)
             if self.expect_push_from is not None:
                 self.step.ms["held-open phase push"].append((now - self.expect_push_from) * 1000)
                 self.expect_push_from = None
@@ -178,7 +188,7 @@ class Page:
             page = await timed(self.step, "table page", self.http.get(f"/g/{table.code}/"))
             if page is None or page.status_code != 200:
                 raise BotAborted("table page")
-            self.show(page.text, int(page.headers["X-Table-Version"]))
+            self.show(page.text, int(page.headers["X-Table-Version"]), "page")
 
     async def start(self, pace: dict[str, str]) -> None:
         if pace:
@@ -200,7 +210,7 @@ class Page:
                 self.step.frames[str(kind)] += 1
                 if kind in ("hello", "panel"):
                     if frame.get("panel"):
-                        self.show(frame["panel"], int(frame["version"]))
+                        self.show(frame["panel"], int(frame["version"]), str(kind))
                     self.hello.set()
                 elif kind == "error":
                     self.step.error("socket: error frame", str(frame.get("message")))
@@ -277,9 +287,19 @@ class Page:
 
 
 async def seat_tables(
-    step: Step, servers: Servers, count: int, rulesets: tuple[str, ...], pace: dict[str, str]
+    step: Step,
+    servers: Servers,
+    count: int,
+    rulesets: tuple[str, ...],
+    pace: dict[str, str],
+    sockets_first: bool = False,
 ) -> tuple[list[Table], list[Page]]:
-    """Create `count` tables (rulesets in turn), seat the players, start them over the ramp."""
+    """Create `count` tables (rulesets in turn), seat the players, start them over the ramp.
+
+    With `sockets_first` every page opens its socket in the lobby, as a player waiting for
+    the host does, and sees the first night by push; else the pages are loaded again after the
+    start and open their sockets afterwards (the held-open part measures the idle table
+    first, then its sockets)."""
     players = step.cfg.players
     tables = [Table(i, rulesets[i % len(rulesets)]) for i in range(count)]
     pages: list[Page] = []
@@ -294,6 +314,8 @@ async def seat_tables(
     hosts = [t.pages[0] for t in tables]
     await run_all([p.lobby(gate) for p in hosts], timeout, step, "create")
     await run_all([p.lobby(gate) for p in pages if p.seat], timeout, step, "join")
+    if sockets_first:
+        await open_sockets(step, pages)
     t0 = step.now()
 
     async def start(host: Page) -> None:
@@ -301,10 +323,10 @@ async def seat_tables(
         await host.start(pace)
 
     await run_all([start(h) for h in hosts], timeout, step, "start")
-    for page in pages:  # the page as a player opens it after the start
+    for page in [] if sockets_first else pages:  # the page as a player opens it after the start
         answer = await timed(step, "table page", page.http.get(f"/g/{page.table.code}/"))
         if answer is not None and answer.status_code == 200:
-            page.show(answer.text, int(answer.headers["X-Table-Version"]))
+            page.show(answer.text, int(answer.headers["X-Table-Version"]), "page")
     started = [t for t in tables if t.started is not None]
     return started, [p for t in started for p in t.pages]
 
@@ -371,8 +393,7 @@ async def played_through(args: argparse.Namespace, servers: Servers, label: str)
     pids = servers.pids
     pace = {"pace": "live", **{f"minutes_{s}": "1" for s in
             ("night", "day", "election", "vote", "call", "decide")}}  # fmt: skip
-    tables, pages = await seat_tables(step, servers, args.fast, RULESETS, pace)
-    await open_sockets(step, pages)
+    tables, pages = await seat_tables(step, servers, args.fast, RULESETS, pace, sockets_first=True)
     cpu = CpuWindow(pids)
     sampler = Sampler(pids)
     t0 = step.now()
@@ -398,6 +419,7 @@ async def played_through(args: argparse.Namespace, servers: Servers, label: str)
         "peak_rss_mib": round(sampler.peak / 2**20, 1),
         "push_ms": report["latency_ms"].get("phase push", {}),
         "refused_moves": step.frames.get("refused (the game moved on)", 0),
+        "steps": analyse([t.trace for t in tables]),
         "errors": report["errors"],
         "latency_ms": report["latency_ms"],
     }
@@ -437,9 +459,25 @@ def print_report(result: dict[str, Any]) -> None:
         )
         for ruleset, seconds in fast["game_seconds_by_ruleset"].items():
             print(f"- {ruleset}: a game lasted {_fmt(seconds.get('p50'))} s (median)")
+        print_steps(fast.get("steps"))
         for name in ("held_open", "played_through"):
             for sample in run[name]["errors"]["samples"][:5]:
                 print(f"  error ({name}): {sample}")
+
+
+def print_steps(steps: dict[str, Any] | None) -> None:
+    """The played-through pushes by what ended their step (bench/push_trace.py)."""
+    if not steps:
+        return
+    print("\n| phase push timed from what ended the step | pushes | p50 / p99 / max ms |")
+    print("|---|---|---|")
+    rows = [*steps["push_by_trigger_ms"].items(), *steps["push_by_delivery_ms"].items()]
+    rows += [("(earlier rounds) from the table's last form", steps["push_from_last_form_ms"]),
+             ("a step's spread, first page to last", steps["step_spread_ms"])]  # fmt: skip
+    for name, s in rows:
+        print(f"| {name} | {s['count']} | {_fmt(s['p50'])} / {_fmt(s['p99'])} / {_fmt(s['max'])} |")
+    for row in steps["slowest_steps"][:8]:
+        print(f"  slow step: {row}")
 
 
 async def main_async(args: argparse.Namespace) -> int:
