@@ -251,7 +251,7 @@ def table_page(
         and me.is_host
         and not table.ended
         and len(seats) > 1
-        and players_have_screens(table)
+        and players_have_screens(table, seats)
     )
     back_ids = givable_seats(table, seats) if gives_back else frozenset()
     next_code = None
