@@ -85,11 +85,11 @@ ONENIGHT_NIGHT_ENDS = MOVE + 1
 # Werewolf's "Move on now" at night (the host ends the night): MOVE, the night's victim marked
 # dead, two notes (the death, "Day 1 begins").
 WEREWOLF_NIGHT_ENDS = MOVE + 1 + 2
-# A Werewolf day vote after a death: MOVE and an UPDATE that marks the night's victim dead
-# again. The family's Change.dead lists everyone dead so far (werewolf/steps.py `change`), and
-# services.common.apply_change writes `alive=False` for all of them on every change: one
-# UPDATE, which changes nothing, on every move of the game after its first death.
-WEREWOLF_VOTE = MOVE + 1
+# A Werewolf day vote after a death: MOVE. The family's Change.dead lists everyone dead so far
+# (werewolf/steps.py `change`); services.common.apply_change writes `alive=False` only for
+# those the seats it read under the lock show alive, so a move that kills nobody new writes
+# nothing (it re-wrote them all on every move after the first death, one UPDATE a move).
+WEREWOLF_VOTE = MOVE
 # A socket's frame for a change (consumers.TableConsumer._frame): the table, its seats, read
 # once per version for all the table's pages (reads.table_at): the first page to render a
 # version reads them, the others of the same process render from that read, no query.
