@@ -118,6 +118,7 @@ def analyse(tables: list[TableTrace], slowest: int = 12) -> dict[str, Any]:
                 ms = (when - t0) * 1000
                 by_trigger[cause].append(ms)
                 by_trigger[f"all, {family}"].append(ms)
+                by_trigger["all"].append(ms)
                 by_how[how].append(ms)
                 if change.last_post is not None:
                     from_last_post.append((when - change.last_post.sent) * 1000)

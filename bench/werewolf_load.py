@@ -17,8 +17,11 @@ Each run starts fresh daphne processes (bench/server.py, as bench/load.py does),
    live pace of one minute a step. Every page posts, after a short think, a random form its
    panel shows (the night's choices, a vote, a fist, a seconding, an accusation now and then,
    "I'm done talking"), as a player clicking would; a host whose table has not moved for
-   `--stall` seconds presses "Move on now" (rules/003's first night, a split pack). From the
-   last form a table received to each page's panel of the next phase is the phase push.
+   `--stall` seconds presses "Move on now" (rules/003's first night, a split pack). Every page
+   opens its socket in the lobby, as a player waiting for the host does. The phase push is
+   timed from what ended the step (bench/push_trace.py: the form whose answer carried the new
+   step's version, or the deadline when the clock ended it) to each page's panel of the next
+   step; the earlier rounds' figure, from the last form the table received, is kept beside it.
 
 Bots read the pages' HTML like a browser and send forms as htmx does (bench/bots.py).
 """
@@ -401,6 +404,7 @@ async def played_through(args: argparse.Namespace, servers: Servers, label: str)
     games_cpu = cpu.stop()
     await sampler.stop()
     report = step.report()
+    steps = analyse([t.trace for t in tables])
     await asyncio.gather(*(p.close() for p in pages), return_exceptions=True)
     ended = [t for t in tables if t.ended is not None]
     window = max(t.ended for t in ended) - t0 if ended else 0.0  # type: ignore[type-var]
@@ -417,9 +421,10 @@ async def played_through(args: argparse.Namespace, servers: Servers, label: str)
         "server_cpu": games_cpu,
         "server_cpu_s_per_game": round(games_cpu["cpu_seconds"] / max(1, args.fast), 3),
         "peak_rss_mib": round(sampler.peak / 2**20, 1),
-        "push_ms": report["latency_ms"].get("phase push", {}),
+        "push_ms": steps["push_by_trigger_ms"].get("all", {}),
+        "push_from_last_form_ms": report["latency_ms"].get("phase push", {}),
         "refused_moves": step.frames.get("refused (the game moved on)", 0),
-        "steps": analyse([t.trace for t in tables]),
+        "steps": steps,
         "errors": report["errors"],
         "latency_ms": report["latency_ms"],
     }
@@ -447,13 +452,14 @@ def print_report(result: dict[str, Any]) -> None:
         )
         push = fast["push_ms"]
         print(
-            "\n| played through | games | done | games/min | CPU s / game | peak RSS MiB"
-            " | phase push p50 / p99 / max ms | moves refused (raced) | errors |"
+            "\n| played through | games | done | games/min | CPU s / game | other CPU %"
+            " | peak RSS MiB | phase push p50 / p99 / max ms | moves refused (raced) | errors |"
         )
-        print("|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         print(
             f"| forum, oxford, classic | {fast['games']} | {fast['completed']}"
             f" | {fast['games_per_minute']} | {fast['server_cpu_s_per_game']}"
+            f" | {fast['server_cpu'].get('other_processes_percent')}"
             f" | {fast['peak_rss_mib']} | {_fmt(push.get('p50'))} / {_fmt(push.get('p99'))} /"
             f" {_fmt(push.get('max'))} | {fast['refused_moves']} | {fast['errors']['count']} |"
         )
