@@ -17,8 +17,11 @@ Each run starts fresh daphne processes (bench/server.py, as bench/load.py does),
    live pace of one minute a step. Every page posts, after a short think, a random form its
    panel shows (the night's choices, a vote, a fist, a seconding, an accusation now and then,
    "I'm done talking"), as a player clicking would; a host whose table has not moved for
-   `--stall` seconds presses "Move on now" (rules/003's first night, a split pack). From the
-   last form a table received to each page's panel of the next phase is the phase push.
+   `--stall` seconds presses "Move on now" (rules/003's first night, a split pack). Every page
+   opens its socket in the lobby, as a player waiting for the host does. The phase push is
+   timed from what ended the step (bench/push_trace.py: the form whose answer carried the new
+   step's version, or the deadline when the clock ended it) to each page's panel of the next
+   step; the earlier rounds' figure, from the last form the table received, is kept beside it.
 
 Bots read the pages' HTML like a browser and send forms as htmx does (bench/bots.py).
 """
@@ -53,6 +56,7 @@ from bench.bots import (  # noqa: E402
     timed,
 )
 from bench.load import machine, median_rss  # noqa: E402
+from bench.push_trace import TableTrace, analyse  # noqa: E402
 from bench.server import Database, Servers, answers  # noqa: E402
 from bench.stats import CpuWindow, Sampler, summarize  # noqa: E402
 
@@ -108,6 +112,7 @@ class Table:
         self.moved = 0.0  # when a page last saw a new version
         self.ended: float | None = None
         self.started: float | None = None
+        self.trace = TableTrace()  # its forms and steps (bench/push_trace.py)
 
 
 class Page:
@@ -128,26 +133,34 @@ class Page:
     async def post(self, kind: str, path: str, data: dict[str, Any], expect: int = 200) -> Any:
         headers = htmx_headers(self.http, self.url)
         self.table.last_post = self.step.now()
+        sent = self.table.trace.sent(kind, self.seat, self.table.last_post)
         answer = await timed(self.step, kind, self.http.post(path, data=data, headers=headers))
+        sent.answered = self.step.now()
         if answer is None:
+            sent.status = "failed"
             raise BotAborted(kind)
         if answer.status_code == expect:
+            sent.status = "taken"
             if "X-Table-Version" in answer.headers:
-                self.show(answer.text, int(answer.headers["X-Table-Version"]))
+                sent.version = int(answer.headers["X-Table-Version"])
+                self.show(answer.text, sent.version, "answer")
         elif answer.status_code in (400, 409) and kind.startswith("do "):
+            sent.status = "refused"
             self.step.frames["refused (the game moved on)"] += 1  # a race a player meets too
         else:
+            sent.status = "failed"
             self.step.error(f"{kind}: HTTP {answer.status_code}", f"{path} {data}")
             raise BotAborted(kind)
         return answer
 
-    def show(self, html: str, version: int) -> None:
+    def show(self, html: str, version: int, how: str) -> None:
         if version <= self.version:
             return
         match = PANEL.search(html)
         label = match.group(2) if match else self.label
         now = self.step.now()
         if self.label and label != self.label:
+            self.table.trace.saw(self.seat, label, version, now, how, self.panel)
             if self.expect_push_from is not None:
                 self.step.ms["held-open phase push"].append((now - self.expect_push_from) * 1000)
                 self.expect_push_from = None
@@ -178,7 +191,7 @@ class Page:
             page = await timed(self.step, "table page", self.http.get(f"/g/{table.code}/"))
             if page is None or page.status_code != 200:
                 raise BotAborted("table page")
-            self.show(page.text, int(page.headers["X-Table-Version"]))
+            self.show(page.text, int(page.headers["X-Table-Version"]), "page")
 
     async def start(self, pace: dict[str, str]) -> None:
         if pace:
@@ -200,7 +213,7 @@ class Page:
                 self.step.frames[str(kind)] += 1
                 if kind in ("hello", "panel"):
                     if frame.get("panel"):
-                        self.show(frame["panel"], int(frame["version"]))
+                        self.show(frame["panel"], int(frame["version"]), str(kind))
                     self.hello.set()
                 elif kind == "error":
                     self.step.error("socket: error frame", str(frame.get("message")))
@@ -277,9 +290,19 @@ class Page:
 
 
 async def seat_tables(
-    step: Step, servers: Servers, count: int, rulesets: tuple[str, ...], pace: dict[str, str]
+    step: Step,
+    servers: Servers,
+    count: int,
+    rulesets: tuple[str, ...],
+    pace: dict[str, str],
+    sockets_first: bool = False,
 ) -> tuple[list[Table], list[Page]]:
-    """Create `count` tables (rulesets in turn), seat the players, start them over the ramp."""
+    """Create `count` tables (rulesets in turn), seat the players, start them over the ramp.
+
+    With `sockets_first` every page opens its socket in the lobby, as a player waiting for
+    the host does, and sees the first night by push; else the pages are loaded again after the
+    start and open their sockets afterwards (the held-open part measures the idle table
+    first, then its sockets)."""
     players = step.cfg.players
     tables = [Table(i, rulesets[i % len(rulesets)]) for i in range(count)]
     pages: list[Page] = []
@@ -294,6 +317,8 @@ async def seat_tables(
     hosts = [t.pages[0] for t in tables]
     await run_all([p.lobby(gate) for p in hosts], timeout, step, "create")
     await run_all([p.lobby(gate) for p in pages if p.seat], timeout, step, "join")
+    if sockets_first:
+        await open_sockets(step, pages)
     t0 = step.now()
 
     async def start(host: Page) -> None:
@@ -301,10 +326,10 @@ async def seat_tables(
         await host.start(pace)
 
     await run_all([start(h) for h in hosts], timeout, step, "start")
-    for page in pages:  # the page as a player opens it after the start
+    for page in [] if sockets_first else pages:  # the page as a player opens it after the start
         answer = await timed(step, "table page", page.http.get(f"/g/{page.table.code}/"))
         if answer is not None and answer.status_code == 200:
-            page.show(answer.text, int(answer.headers["X-Table-Version"]))
+            page.show(answer.text, int(answer.headers["X-Table-Version"]), "page")
     started = [t for t in tables if t.started is not None]
     return started, [p for t in started for p in t.pages]
 
@@ -371,8 +396,7 @@ async def played_through(args: argparse.Namespace, servers: Servers, label: str)
     pids = servers.pids
     pace = {"pace": "live", **{f"minutes_{s}": "1" for s in
             ("night", "day", "election", "vote", "call", "decide")}}  # fmt: skip
-    tables, pages = await seat_tables(step, servers, args.fast, RULESETS, pace)
-    await open_sockets(step, pages)
+    tables, pages = await seat_tables(step, servers, args.fast, RULESETS, pace, sockets_first=True)
     cpu = CpuWindow(pids)
     sampler = Sampler(pids)
     t0 = step.now()
@@ -380,6 +404,7 @@ async def played_through(args: argparse.Namespace, servers: Servers, label: str)
     games_cpu = cpu.stop()
     await sampler.stop()
     report = step.report()
+    steps = analyse([t.trace for t in tables])
     await asyncio.gather(*(p.close() for p in pages), return_exceptions=True)
     ended = [t for t in tables if t.ended is not None]
     window = max(t.ended for t in ended) - t0 if ended else 0.0  # type: ignore[type-var]
@@ -396,8 +421,10 @@ async def played_through(args: argparse.Namespace, servers: Servers, label: str)
         "server_cpu": games_cpu,
         "server_cpu_s_per_game": round(games_cpu["cpu_seconds"] / max(1, args.fast), 3),
         "peak_rss_mib": round(sampler.peak / 2**20, 1),
-        "push_ms": report["latency_ms"].get("phase push", {}),
+        "push_ms": steps["push_by_trigger_ms"].get("all", {}),
+        "push_from_last_form_ms": report["latency_ms"].get("phase push", {}),
         "refused_moves": step.frames.get("refused (the game moved on)", 0),
+        "steps": steps,
         "errors": report["errors"],
         "latency_ms": report["latency_ms"],
     }
@@ -425,21 +452,38 @@ def print_report(result: dict[str, Any]) -> None:
         )
         push = fast["push_ms"]
         print(
-            "\n| played through | games | done | games/min | CPU s / game | peak RSS MiB"
-            " | phase push p50 / p99 / max ms | moves refused (raced) | errors |"
+            "\n| played through | games | done | games/min | CPU s / game | other CPU %"
+            " | peak RSS MiB | phase push p50 / p99 / max ms | moves refused (raced) | errors |"
         )
-        print("|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         print(
             f"| forum, oxford, classic | {fast['games']} | {fast['completed']}"
             f" | {fast['games_per_minute']} | {fast['server_cpu_s_per_game']}"
+            f" | {fast['server_cpu'].get('other_processes_percent')}"
             f" | {fast['peak_rss_mib']} | {_fmt(push.get('p50'))} / {_fmt(push.get('p99'))} /"
             f" {_fmt(push.get('max'))} | {fast['refused_moves']} | {fast['errors']['count']} |"
         )
         for ruleset, seconds in fast["game_seconds_by_ruleset"].items():
             print(f"- {ruleset}: a game lasted {_fmt(seconds.get('p50'))} s (median)")
+        print_steps(fast.get("steps"))
         for name in ("held_open", "played_through"):
             for sample in run[name]["errors"]["samples"][:5]:
                 print(f"  error ({name}): {sample}")
+
+
+def print_steps(steps: dict[str, Any] | None) -> None:
+    """The played-through pushes by what ended their step (bench/push_trace.py)."""
+    if not steps:
+        return
+    print("\n| phase push timed from what ended the step | pushes | p50 / p99 / max ms |")
+    print("|---|---|---|")
+    rows = [*steps["push_by_trigger_ms"].items(), *steps["push_by_delivery_ms"].items()]
+    rows += [("(earlier rounds) from the table's last form", steps["push_from_last_form_ms"]),
+             ("a step's spread, first page to last", steps["step_spread_ms"])]  # fmt: skip
+    for name, s in rows:
+        print(f"| {name} | {s['count']} | {_fmt(s['p50'])} / {_fmt(s['p99'])} / {_fmt(s['max'])} |")
+    for row in steps["slowest_steps"][:8]:
+        print(f"  slow step: {row}")
 
 
 async def main_async(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ import pytest
 from asgiref.sync import SyncToAsync
 from django.db import connections
 
+from games.tables.reads import forget_reads
 from games.tables.worker import WORKER
 
 # Servers the tests start as subprocesses (browser, multi-process, benchmark smoke) inherit this:
@@ -28,6 +29,15 @@ def _many_games_per_minute(settings: pytest.FixtureRequest) -> None:
     settings.JOIN_TABLES_PER_MINUTE = 100000
     settings.TABLE_JOINS_PER_MINUTE = 100000
     settings.WRONG_SEAT_CODES_PER_MINUTE = 100000
+
+
+@pytest.fixture(autouse=True)
+def _no_kept_table_reads() -> Iterator[None]:
+    """The pushes' kept reads (games/tables/reads.py `table_at`) are keyed by table id, and a
+    rolled-back test's ids are given out again: each test starts with none."""
+    forget_reads()
+    yield
+    forget_reads()
 
 
 @pytest.fixture(scope="session", autouse=True)

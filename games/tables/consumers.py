@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from games.tables import language, services
 from games.tables.models import Seat, Table
 from games.tables.push import channel_group, table_group
+from games.tables.reads import table_at
 from games.tables.selectors import chat_lines, readable_channels, table_page
 from games.tables.sessions import TABLE_CODE, seat_of
 from games.tables.sharing import server_port, share_root_of_origin
@@ -133,24 +134,31 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     # --- what the server pushes ---------------------------------------------------------------
 
-    def _render(self, after: int | None) -> dict[str, Any] | None:
+    def _render(self, after: int | None, version: int = 0) -> dict[str, Any] | None:
         """`_frame` in the language this socket's page is in."""
         with translation.override(self.language):
-            return self._frame(after)
+            return self._frame(after, version)
 
-    def _frame(self, after: int | None) -> dict[str, Any] | None:
+    def _frame(self, after: int | None, version: int = 0) -> dict[str, Any] | None:
         """The seat's panel (if newer than what the page shows), its readable channels and, for
-        a hello, the chat lines after `after`. None: the seat is no longer at the table."""
-        table = Table.objects.filter(pk=self.table_id).first()
-        if table is None:
-            return None
-        # A hello (a page connecting, or syncing when its countdown ran out) notices a passed
-        # deadline as a page load does: the page is not left on a phase that is over.
-        if after is not None:
-            table = services.table_caught_up(table)
-        seats = list(table.seats.order_by("position"))  # read once, for the channels and panel
-        for each in seats:
-            each.table = table
+        a hello, the chat lines after `after`; a push (`after` None) of the change to `version`
+        renders from the table's rows at that version or newer, read once for all the pages of
+        the table (reads.table_at). None: the seat is no longer at the table."""
+        if after is None:
+            rows = table_at(self.table_id, version)
+            if rows is None:
+                return None
+            table, seats = rows
+        else:
+            found = Table.objects.filter(pk=self.table_id).first()
+            if found is None:
+                return None
+            # A hello (a page connecting, or syncing when its countdown ran out) notices a
+            # passed deadline as a page load does: the page is not left on a phase that is over.
+            table = services.table_caught_up(found)
+            seats = list(table.seats.order_by("position"))  # read once: channels and panel
+            for each in seats:
+                each.table = table
         seat = next((s for s in seats if s.pk == self.seat_id), None)
         if seat is None and self.seat_id is not None:
             return None
@@ -236,7 +244,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.shown = version
             await self.send_json({"type": "status", "version": version, "html": status})
             return
-        frame = await database_sync_to_async(self._render)(None)
+        frame = await database_sync_to_async(self._render)(None, version)
         if frame is None:
             await self.close(code=CLOSE_NOT_SEATED)
             return

@@ -1111,9 +1111,11 @@ async def test_a_change_during_a_panel_render_is_not_lost(
     real_render = TableConsumer._render
     renders = 0
 
-    def render_then_join(self: TableConsumer, after: int | None) -> dict[str, Any] | None:
+    def render_then_join(
+        self: TableConsumer, after: int | None, version: int = 0
+    ) -> dict[str, Any] | None:
         nonlocal renders
-        frame = real_render(self, after)
+        frame = real_render(self, after, version)
         renders += 1
         if renders == 1:  # Dan sits down just after Cat's push was read from the database
             services.seat_join(table=table.table, name="Dan", phrase=RULES_PHRASE)

@@ -27,7 +27,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.test import Client
 from django.urls import reverse
 
-from games.tables import consumers, language, push, services
+from games.tables import consumers, language, push, reads, services
 from games.tables.consumers import TableConsumer
 from games.tables.models import Seat, Table
 from tests.factories import (
@@ -85,16 +85,19 @@ ONENIGHT_NIGHT_ENDS = MOVE + 1
 # Werewolf's "Move on now" at night (the host ends the night): MOVE, the night's victim marked
 # dead, two notes (the death, "Day 1 begins").
 WEREWOLF_NIGHT_ENDS = MOVE + 1 + 2
-# A Werewolf day vote after a death: MOVE and an UPDATE that marks the night's victim dead
-# again. The family's Change.dead lists everyone dead so far (werewolf/steps.py `change`), and
-# services.common.apply_change writes `alive=False` for all of them on every change: one
-# UPDATE, which changes nothing, on every move of the game after its first death.
-WEREWOLF_VOTE = MOVE + 1
-# A socket's frame for a phase change (consumers.TableConsumer._frame): the table, its seats.
+# A Werewolf day vote after a death: MOVE. The family's Change.dead lists everyone dead so far
+# (werewolf/steps.py `change`); services.common.apply_change writes `alive=False` only for
+# those the seats it read under the lock show alive, so a move that kills nobody new writes
+# nothing (it re-wrote them all on every move after the first death, one UPDATE a move).
+WEREWOLF_VOTE = MOVE
+# A socket's frame for a change (consumers.TableConsumer._frame): the table, its seats, read
+# once per version for all the table's pages (reads.table_at): the first page to render a
+# version reads them, the others of the same process render from that read, no query.
+PUSH_SEAT = 2
 # The host's frame costs the same: selectors.table_page asks the family whether the players
 # have screens (the seat-code offer, the moderated lobby) with the seats it has already read.
-PUSH_SEAT = 2
 PUSH_HOST = PUSH_SEAT
+PUSH_SAME_VERSION = 0
 # A chat line reaches a socket without any query (consumers.TableConsumer.chat_line).
 CHAT_LINE_PUSH = 0
 
@@ -358,7 +361,7 @@ def test_a_werewolf_night_choice_costs_pinned_queries(
     assert set(message["redraw"]) == pack and "status" in message
     # Gus's socket and Hal's render (the mover's consumer does not know what the POST's answer
     # drew); the six others forward the status.
-    with django_assert_num_queries(2 * PUSH_SEAT):
+    with django_assert_num_queries(PUSH_SEAT + PUSH_SAME_VERSION):
         fan_out(werewolf, message)
     assert [f["type"] for f in sent_frames(werewolf.sockets["Hal"])][-1] == "panel"
     assert [f["type"] for f in sent_frames(werewolf.sockets["Dan"])][-1] == "status"
@@ -394,17 +397,19 @@ def test_a_werewolf_phase_change_and_vote_cost_pinned_queries(
 
 
 def assert_push_per_seat(game: Game, message: dict[str, Any], assert_num: Any) -> None:
-    """Each page renders its own seat's frame: PUSH_SEAT queries, the host's PUSH_HOST; the
-    whole fan-out is their sum, nothing shared and nothing more."""
-    host = next(name for name, seat in game.seats.items() if seat.is_host)
+    """Each page renders its own seat's frame: PUSH_SEAT queries for the first page to render
+    the version (the host's included), none for the others; the whole fan-out reads the table
+    and its seats once."""
     fresh = {name: open_socket(game.table, seat) for name, seat in game.seats.items()}
     for consumer in fresh.values():
         consumer.shown -= 1  # as if the page showed the version before this change
-    for name, consumer in fresh.items():
-        with assert_num(PUSH_HOST if name == host else PUSH_SEAT):
+    for consumer in fresh.values():
+        reads.forget_reads()  # as if it were the first page to render this version
+        with assert_num(PUSH_SEAT):
             async_to_sync(consumer.table_changed)(message)
         assert sent_frames(consumer)[-1]["type"] == "panel"
+    reads.forget_reads()
     seats = len(game.sockets)
-    with assert_num((seats - 1) * PUSH_SEAT + PUSH_HOST):
+    with assert_num(PUSH_SEAT + (seats - 1) * PUSH_SAME_VERSION):
         fan_out(game, message)
     assert all(sent_frames(s)[-1]["type"] == "panel" for s in game.sockets.values())

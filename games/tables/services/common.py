@@ -185,7 +185,15 @@ def apply_change(
         record_move(table, seat, kind, fields)
         return
     if change.dead:
-        Seat.objects.filter(table=table, pk__in=change.dead).update(alive=False)
+        # A family may list every death so far (werewolf/steps.py): only the seats still alive
+        # in the read made under the table's lock are written, and none when there are none.
+        dying = (
+            change.dead
+            if seats is None
+            else [s.pk for s in seats if s.pk in change.dead and s.alive]
+        )
+        if dying:
+            Seat.objects.filter(table=table, pk__in=dying).update(alive=False)
     for note in change.notes:
         post_note(table, note.text, note.channel)
     deadline = None if change.finished else change.deadline
