@@ -140,7 +140,9 @@ def parse_iso(value: str) -> datetime:
 
 
 def phase_label(markup: str) -> str:
-    match = re.search(r'<section id="panel" data-version="\d+" data-phase-label="(\w+)"', markup)
+    match = re.search(
+        r'<section id="panel" data-version="\d+"[^>]*? data-phase-label="(\w+)"', markup
+    )
     assert match, markup[:300]
     return match.group(1)
 
