@@ -11,10 +11,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.template import Context, Template
 from django.test import Client
 from django.urls import reverse
 
 from games.families.werewolf.stored import game_of
+from games.tables.citing import Cited, split
 from games.tables import services
 from games.tables.models import Seat, Table
 from games.tables.watching import watch_path
@@ -188,3 +190,25 @@ def test_the_reading_sees_a_citation_outside_why_only() -> None:
     assert len(citations(page)) == 3
     assert "Elect the sheriff" in visible_text(page) and "rules/004 III" not in visible_text(page)
     assert not citations("<p>Ann was seen as a werewolf on night 3; 2 votes.</p>")
+
+
+def test_a_ruling_splits_into_its_sentence_and_its_section() -> None:
+    ruling = split("night 1: the werewolves must agree on one victim (Ann, Ben) (004 III).")
+    assert ruling == Cited(
+        "night 1: the werewolves must agree on one victim (Ann, Ben).", "004 III"
+    )
+    assert str(ruling) == "night 1: the werewolves must agree on one victim (Ann, Ben) (004 III)."
+    assert split("(rules/000 s6a, rules/002 s6)").section == "rules/000 s6a, rules/002 s6"
+    assert split("Choose whom you vote for.") == Cited("Choose whom you vote for.")
+    assert split("Votes (Ann 2, Ben 1).").section == ""  # a parenthesis that cites nothing
+
+
+def test_every_page_shows_a_section_the_same_way() -> None:
+    page = Template("{% load citing %}<p>{% cited message %}</p>{% why '003 Fate' '/r' %}").render(
+        Context({"message": "Eve was executed (003 The Local Justice System)."})
+    )
+    assert not citations(page)
+    assert page.count('<details class="why">') == 2
+    assert '<span translate="no">rules/003 The Local Justice System</span>' in page
+    assert '<a href="/r"' in page
+    assert Template("{% load citing %}{% why '' %}").render(Context()) == ""

@@ -16,14 +16,17 @@ register = template.Library()
 def why(section: object, rules: str = "") -> dict[str, Any]:
     """The "why?" disclosure of `section` (nothing when it is empty), with a link to the rules
     page `rules` when one is given."""
+    return {"section": _shown(section), "rules": rules}
+
+
+def _shown(section: object) -> str:
+    """A section as the disclosure shows it: "004 III" reads as "rules/004 III"."""
     text = str(section or "")
-    if text[:2] == "00":  # "004 III": the document's number reads as its name, "rules/004"
-        text = "rules/" + text
-    return {"section": text, "rules": rules}
+    return "rules/" + text if text[:2] == "00" else text
 
 
 @register.inclusion_tag("tables/cited.html")
 def cited(message: object, rules: str = "") -> dict[str, Any]:
     """A ruling's sentence, then the section it cites behind "why?"."""
     ruling: Cited = split(message) if message else Cited("")
-    return {"ruling": ruling, "rules": rules}
+    return {"ruling": ruling, "section": _shown(ruling.section), "rules": rules}
