@@ -16,8 +16,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games.families.werewolf.stored import game_of
-from games.tables.citing import Cited, split
 from games.tables import services
+from games.tables.citing import Cited, split
 from games.tables.models import Seat, Table
 from games.tables.watching import watch_path
 from tests.citations import citations, visible_text
