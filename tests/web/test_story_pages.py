@@ -47,7 +47,7 @@ def test_the_end_says_who_won_and_why_then_tells_the_story() -> None:
         text = visible_text(story)
         assert text.index("night 1") < text.index("day 1") < text.index("night 2")
         assert "The werewolves attacked Cat." in text
-        assert "Cat attacked by the werewolves." in text
+        assert "Cat died: attacked by the werewolves." in text
         assert "Fay was voted out." in text
         assert not citations(page)
         assert '<details class="why">' in story and "rules/001 day phase" in story

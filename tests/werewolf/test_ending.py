@@ -57,11 +57,11 @@ def test_the_story_tells_each_night_and_day_with_causes_cited_apart() -> None:
     told = dict(story(game))
     night = [line.text for line in told["night 1"]]
     assert night[0] == "The werewolves attacked Dan."
-    assert "Dan attacked by the werewolves." in night
+    assert "Dan died: attacked by the werewolves." in night
     assert "Ann: kill Dan." in night
     day = told["day 1"]
     assert day[0].text == "Ann was voted out."
-    death = next(line for line in day if line.text == "Ann voted out by the village.")
+    death = next(line for line in day if line.text == "Ann died: voted out by the village.")
     assert death.section == "001 day phase"  # the forum's own document only
 
 

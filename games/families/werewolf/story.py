@@ -145,7 +145,7 @@ def story_lines(report: PhaseReport, ruleset: str) -> list[Cited]:
     who was saved, then each player's choices and what each was told, the votes as they fell
     and their result, and each death with its cause; each line's rule kept apart (`Cited`), the
     section of the game's own document."""
-    return _headline(report) + _record(report, ruleset)
+    return _headline(report) + _record(report, ruleset, story=True)
 
 
 def _headline(report: PhaseReport) -> list[Cited]:
@@ -183,7 +183,7 @@ def _headline(report: PhaseReport) -> list[Cited]:
     return lines
 
 
-def _record(report: PhaseReport, ruleset: str) -> list[Cited]:
+def _record(report: PhaseReport, ruleset: str, *, story: bool = False) -> list[Cited]:
     lines = [
         # Translators: a player's night choices, for the record at the end ("Ann: kill Ben.").
         _("%(player)s: %(choices)s.") % {"player": player, "choices": _choice(choice)}
@@ -201,12 +201,14 @@ def _record(report: PhaseReport, ruleset: str) -> list[Cited]:
     cited = [Cited(line) for line in lines]
     for player in report.dead:
         text, section = described(report.deaths[player].cause, ruleset)
-        # Translators: how a player died ("attacked by the werewolves").
-        cited.append(
-            Cited(
-                _("%(player)s %(cause)s.") % {"player": player, "cause": names.text(text)}, section
-            )
-        )
+        words = {"player": player, "cause": names.text(text)}
+        if story:
+            # Translators: a death in the story at the end ("Cat died: attacked by the
+            # werewolves.").
+            cited.append(Cited(_("%(player)s died: %(cause)s.") % words, section))
+        else:
+            # Translators: how a player died ("attacked by the werewolves").
+            cited.append(Cited(_("%(player)s %(cause)s.") % words, section))
     return cited
 
 
