@@ -104,3 +104,23 @@ def test_a_voted_out_seat_is_told_so() -> None:
     assert own_death("Ben", view_for(game, "Ben").thread) == (
         "You were voted out by the village on day 1."
     )
+
+
+def test_the_werewolves_win_when_every_divine_role_is_out() -> None:
+    """004 V.1 ("side"): the seer, the only divine role dealt, is gone."""
+    roles = dict(
+        zip(
+            CLASSIC,
+            ("werewolf", "seer", "villager", "villager", "villager", "villager"),
+            strict=True,
+        )
+    )
+    game = start(make_setup("classic", CLASSIC, roles, {"victory": "side"}))
+    game = played(game, NightAction("Ann", {"kill": "Ben"}), Advance())
+    assert game.state.over
+    ending = end_sentence(game)
+    assert ending.text == (
+        "The werewolves win: every divine role is out, after Ben, on night 1 (attacked by the"
+        " werewolves)."
+    )
+    assert ending.section == "004 V.1"

@@ -97,6 +97,10 @@ def end_sentence(game: Game) -> Cited:
         reason = _("their votes now match everyone else's, and no loaded crossbow is left")
     elif state.option("victory") == "total":
         reason = _("the whole good camp is out")
+    elif _all_out(game, "divine"):
+        reason = _("every divine role is out")
+    elif _all_out(game, "commoner"):
+        reason = _("every commoner is out")
     else:
         reason = _("every divine role or every commoner is out")
     if last is not None and died:
@@ -106,6 +110,12 @@ def end_sentence(game: Game) -> Cited:
             section,
         )
     return Cited(_("The werewolves win: %(reason)s.") % {"reason": reason}, section)
+
+
+def _all_out(game: Game, group: str) -> bool:
+    """Whether a group of rules/004's good camp was dealt and is all out (004 V.1)."""
+    dealt = game.setup.dealt(group=group)
+    return bool(dealt) and not any(p in game.state.alive for p in dealt)
 
 
 def story(game: Game) -> tuple[tuple[str, tuple[Cited, ...]], ...]:
