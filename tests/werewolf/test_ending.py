@@ -9,6 +9,7 @@ from games.families.werewolf.engine import (
     Advance,
     Game,
     NightAction,
+    SheriffVote,
     Vote,
     apply,
     make_setup,
@@ -123,4 +124,25 @@ def test_the_werewolves_win_when_every_divine_role_is_out() -> None:
         "The werewolves win: every divine role is out, after Ben, on night 1 (attacked by the"
         " werewolves)."
     )
+    assert ending.section == "004 V.1"
+
+
+def test_the_good_camp_wins_by_its_own_name() -> None:
+    roles = dict(
+        zip(
+            CLASSIC,
+            ("werewolf", "seer", "villager", "villager", "villager", "villager"),
+            strict=True,
+        )
+    )
+    game = start(make_setup("classic", CLASSIC, roles, {"victory": "side"}))
+    game = played(game, NightAction("Ann", {"kill": "Cat"}), Advance())
+    while not game.state.over and game.state.step == "election":
+        game = played(game, *(SheriffVote(v, "Ben") for v in game.state.living()), Advance())
+    while not game.state.over and game.state.step != "voting":
+        game = played(game, Advance())
+    game = played(game, *(Vote(v, "Ann") for v in game.state.living()), Advance())
+    assert game.state.over
+    ending = end_sentence(game)
+    assert ending.text.startswith("The good camp wins: the last werewolf died — Ann, on day 1")
     assert ending.section == "004 V.1"

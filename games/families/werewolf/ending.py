@@ -80,15 +80,28 @@ def end_sentence(game: Game) -> Cited:
     if winner in ("village", "good"):
         wolves = [p for p in died if setup.side(p) == "werewolves"]
         if last is not None and wolves:
+            deaths = {"deaths": _deaths(last, wolves, ruleset)}
+            if winner == "good":  # rules/004's name for the side
+                return Cited(
+                    ngettext(
+                        "The good camp wins: the last werewolf died — %(deaths)s.",
+                        "The good camp wins: the last werewolves died — %(deaths)s.",
+                        len(wolves),
+                    )
+                    % deaths,
+                    section,
+                )
             return Cited(
                 ngettext(
                     "The village wins: the last werewolf died — %(deaths)s.",
                     "The village wins: the last werewolves died — %(deaths)s.",
                     len(wolves),
                 )
-                % {"deaths": _deaths(last, wolves, ruleset)},
+                % deaths,
                 section,
             )
+        if winner == "good":
+            return Cited(_("The good camp wins: no werewolf is left alive."), section)
         return Cited(_("The village wins: no werewolf is left alive."), section)
     # The werewolves: the reason their document gives.
     if ruleset == "forum":
