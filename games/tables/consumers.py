@@ -199,6 +199,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if after is not None:
             lines = chat_lines(table, seat, channels, after)
             frame["history"] = [_line_frame(line) for line in lines]
+        else:
+            # A channel this page may read from now on (the pack's chat, opened to everyone at
+            # the end; the graveyard, at a death) comes with what was said in it so far: its
+            # box is added empty, and a page should not need a reload to read it.
+            opened = tuple(c for c in channels if c.name not in self.readable)
+            if opened:
+                frame["history"] = [_line_frame(line) for line in chat_lines(table, seat, opened)]
         return frame
 
     async def _hello(self, after: int) -> None:

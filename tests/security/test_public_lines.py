@@ -162,9 +162,9 @@ def test_a_split_pack_is_not_done_so_the_count_never_shows_a_night_that_cannot_e
     table.move("Ben", "night", kill=table.id("Fay"))
     assert table.label() == "Night 1"
     assert table.count() == (8, 9), "Ben is not done; Ann still is"
-    assert "agree" in table.view("Ben").unsettled and not table.view("Ben").done
-    assert "agree" in table.view("Ann").unsettled and table.view("Ann").done
-    assert table.view("Fay").unsettled == ""
+    assert "agree" in table.view("Ben").unsettled.text and not table.view("Ben").done
+    assert "agree" in table.view("Ann").unsettled.text and table.view("Ann").done
+    assert table.view("Fay").unsettled.text == ""
     table.move("Ann", "night", kill=table.id("Fay"))
     assert table.count() == (8, 9), "the pack agrees, but Ben has not said so since"
     table.move("Ben", "night", kill=table.id("Fay"))

@@ -30,6 +30,7 @@ from django.urls import reverse
 from games.tables import consumers, language, push, reads, services
 from games.tables.consumers import TableConsumer
 from games.tables.models import Seat, Table
+from games.tables.selectors import readable_channels
 from tests.factories import (
     TestTable,
     deal_game,
@@ -410,6 +411,16 @@ def assert_push_per_seat(game: Game, message: dict[str, Any], assert_num: Any) -
         assert sent_frames(consumer)[-1]["type"] == "panel"
     reads.forget_reads()
     seats = len(game.sockets)
-    with assert_num(PUSH_SEAT + (seats - 1) * PUSH_SAME_VERSION):
+    # A channel a page may read from now on comes with its lines: one query each (the night's
+    # victim's graveyard; games/tables/consumers.py).
+    table = Table.objects.get(pk=game.table.pk)
+    everyone = list(table.seats.order_by("position"))
+    opened = sum(
+        1
+        for name, consumer in game.sockets.items()
+        for channel in readable_channels(table, game.seats[name], everyone)
+        if channel.name not in consumer.readable
+    )
+    with assert_num(PUSH_SEAT + (seats - 1) * PUSH_SAME_VERSION + opened):
         fan_out(game, message)
     assert all(sent_frames(s)[-1]["type"] == "panel" for s in game.sockets.values())

@@ -192,8 +192,8 @@ def rules_sections(ruleset: Ruleset) -> tuple[RulesSection, ...]:
 
 def title_of(ruleset: Ruleset) -> str:
     if ruleset is Ruleset.HOUSE:
-        return _("House rules (rules/000)")
-    return _("Official rules (rules/002)")
+        return _("House rules")
+    return _("Official rules")
 
 
 __all__ = ["RoleCard", "RulesSection", "role_cards", "rules_sections", "title_of"]

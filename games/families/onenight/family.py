@@ -54,8 +54,8 @@ class OneNight(Family):
     name = "onenight"
     title = gettext_lazy("One Night")
     rulesets: Mapping[str, StrOrPromise] = {
-        Ruleset.HOUSE.value: gettext_lazy("House rules (rules/000)"),
-        Ruleset.OFFICIAL.value: gettext_lazy("Official rules (rules/002)"),
+        Ruleset.HOUSE.value: gettext_lazy("House rules"),
+        Ruleset.OFFICIAL.value: gettext_lazy("Official rules"),
     }
     reserved_names: tuple[str, ...] = CENTRE_POSITIONS  # rules/000 s3a: the centre cards
     # Offered to the other edges: table mode's narrator (table_mode.py) and the chat bot's

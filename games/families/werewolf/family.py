@@ -46,9 +46,9 @@ class Werewolf(Family):
     name = "werewolf"
     title = gettext_lazy("Werewolf")
     rulesets: Mapping[str, StrOrPromise] = {
-        "forum": gettext_lazy("Forum game (rules/001)"),
-        "oxford": gettext_lazy("Oxford game (rules/003)"),
-        "classic": gettext_lazy("1.7.0 game (rules/004)"),
+        "forum": gettext_lazy("Forum game"),
+        "oxford": gettext_lazy("Oxford game"),
+        "classic": gettext_lazy("1.7.0 game"),
     }
     reserved_names: tuple[str, ...] = (NOBODY,)
     # Offered to table mode: a game moderated at a table, the host's screen playing every seat
@@ -191,7 +191,7 @@ class Werewolf(Family):
         reports = phase_reports(game.setup, game.log)
         night = next((r for r in reversed(reports) if r.phase.kind == "night"), None)
         if night is not None and night.silenced == player:
-            return _("You are silenced today (rules/004, Silencer Elder): listen, and vote.")
+            return _("You are silenced today (the silencer elder chose you): listen, and vote.")
         return None
 
     def cancel(self, table: TableInfo, now: datetime) -> Change:

@@ -15,18 +15,21 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.tables.citing import Cited, split
 from games.tables.family import Panel, SeatInfo, TableInfo
 
 from . import names
+from .ending import end_sentence, own_death, story
 from .engine import NOBODY, Role
 from .engine.forms import Form
-from .engine.report import phase_reports
 from .engine.view import SeatView, view_for
 from .moderator.screen import moderator_view
 from .progress import asked, done_players, sleeping, talking, unsettled
 from .steps import can_smite, label
 from .stored import game_of, name_of
-from .story import public_lines, record_lines, told_lines
+from .story import public_lines, told_lines
+
+PLAIN = Cited("")  # a sentence with no rule behind it
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +66,8 @@ class WerewolfView:
     done: bool = False
     sleep: bool = False  # alive tonight without a night form: "Done for tonight"
     talking: bool = False  # in the day's speeches: "I'm done talking"
-    unsettled: str = ""  # why the seat's choices keep the night from ending (a split pack)
+    # why the seat's choices keep the night from ending (a split pack), and the rule
+    unsettled: Cited = PLAIN
     waiting_for: str = ""
     accusation: Mapping[str, str] | None = None
     can_second: bool = False
@@ -75,7 +79,9 @@ class WerewolfView:
     role_side: str = ""
     role_summary: str = ""
     reveal: tuple[tuple[str, str, bool, bool], ...] = ()
-    record: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    ending: Cited = PLAIN  # who won and why, in one sentence (issue 38 item 4)
+    story: tuple[tuple[str, tuple[Cited, ...]], ...] = ()  # night by night, day by day
+    death: str = ""  # a dead seat's own death, as far as it may know it while the game goes on
     is_host: bool = False
     can_smite: bool = False  # rules/003: the host, as Fate, may smite now
     ruleset: str = ""
@@ -131,8 +137,11 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> WerewolfView:
         "done": player is not None and player in done_players(raw, game),
         "sleep": player is not None and sleeping(state, player),
         "talking": player is not None and talking(state, player),
-        "unsettled": unsettled(game).get(player, "") if player is not None else "",
-        "pack": tuple((p, names.player(t)) for p, t in sorted(seat.pack.items())),
+        "unsettled": split(unsettled(game).get(player, "") if player is not None else ""),
+        # The pack's choices tonight: nothing to choose once the game is over.
+        "pack": ()
+        if state.over
+        else tuple((p, names.player(t)) for p, t in sorted(seat.pack.items())),
         "pairs": tuple(sorted(seat.pairs.items())),
     }
     forms = [_form_view(f, seats) for f in seat.forms]
@@ -152,11 +161,11 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> WerewolfView:
             (p, names.title(game.setup.roles[p]), p in state.alive, p in winners)
             for p in game.setup.players
         )
-        view["record"] = tuple(
-            (names.phase(r.phase), tuple(record_lines(r)))
-            for r in phase_reports(game.setup, game.log)
-        )
         view["winner"] = names.side(state.outcome.winner) if state.outcome else ""
+        view["ending"] = end_sentence(game)
+        view["story"] = story(game)
+    elif player is not None and player not in state.alive:
+        view["death"] = own_death(player, seat.thread)
     if role is not None:
         view["role_title"] = names.title(role)
         view["role_side"] = names.side(role.side)

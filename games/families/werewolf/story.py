@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
+from games.tables.citing import Cited
+
 from . import names
 from .engine.causes import described
 from .engine.report import PhaseReport
@@ -132,9 +134,56 @@ def _choice(choice: Mapping[str, object]) -> str:
     return names.joined(parts)
 
 
-def record_lines(report: PhaseReport) -> list[str]:
+def record_lines(report: PhaseReport, ruleset: str = "") -> list[str]:
     """Everything that happened in a phase, for the end: each player's choices, what each was
-    told, each vote, and each death with the rule behind it."""
+    told, each vote, and each death with the rule behind it (as one line: the moderator's log)."""
+    return [str(line) for line in _record(report, ruleset)]
+
+
+def story_lines(report: PhaseReport, ruleset: str) -> list[Cited]:
+    """A phase of the story told at the end (issue 38 item 4): who the werewolves attacked and
+    who was saved, then each player's choices and what each was told, the votes as they fell
+    and their result, and each death with its cause; each line's rule kept apart (`Cited`), the
+    section of the game's own document."""
+    return _headline(report) + _record(report, ruleset, story=True)
+
+
+def _headline(report: PhaseReport) -> list[Cited]:
+    """The night's attack and whether it failed; the day's vote result."""
+    lines: list[Cited] = []
+    victim = report.attacked
+    if report.phase.kind == "night" and victim:
+        lines.append(Cited(_("The werewolves attacked %(player)s.") % {"player": victim}))
+        if victim not in report.dead:
+            savers = [
+                p
+                for p, info in report.told.items()
+                if info.get("protected") == victim and info.get("attacked")
+            ] + [p for p, choice in report.actions.items() if choice.get("save")]
+            if savers:
+                lines.append(
+                    Cited(
+                        _("%(savers)s saved %(player)s: the attack failed.")
+                        % {"savers": names.joined(savers), "player": victim}
+                    )
+                )
+            else:
+                lines.append(Cited(_("%(player)s survived the attack.") % {"player": victim}))
+    if report.tally is not None:
+        if report.eliminated:
+            lines.append(Cited(_("%(player)s was voted out.") % {"player": report.eliminated}))
+        else:
+            lines.append(Cited(_("Nobody was voted out.")))
+    for call in report.calls:
+        words = {"player": call.accused, "yes": call.yes, "no": call.no}
+        if call.executed:
+            lines.append(Cited(_("Call on %(player)s: %(yes)s yes, %(no)s no, executed.") % words))
+        else:
+            lines.append(Cited(_("Call on %(player)s: %(yes)s yes, %(no)s no, acquitted.") % words))
+    return lines
+
+
+def _record(report: PhaseReport, ruleset: str, *, story: bool = False) -> list[Cited]:
     lines = [
         # Translators: a player's night choices, for the record at the end ("Ann: kill Ben.").
         _("%(player)s: %(choices)s.") % {"player": player, "choices": _choice(choice)}
@@ -149,17 +198,18 @@ def record_lines(report: PhaseReport) -> list[str]:
         lines.append(_("Sheriff votes: %(votes)s.") % {"votes": _ballots(report.sheriff_votes)})
     if report.votes:
         lines.append(_("Votes: %(votes)s.") % {"votes": _ballots(report.votes)})
+    cited = [Cited(line) for line in lines]
     for player in report.dead:
-        text, section = described(report.deaths[player].cause)
-        words = {"player": player, "cause": names.text(text), "section": section}
-        if section:
-            # Translators: how a player died ("attacked by the werewolves") and the rule's
-            # section of the document that makes it so.
-            lines.append(_("%(player)s %(cause)s (%(section)s).") % words)
+        text, section = described(report.deaths[player].cause, ruleset)
+        words = {"player": player, "cause": names.text(text)}
+        if story:
+            # Translators: a death in the story at the end ("Cat died: attacked by the
+            # werewolves.").
+            cited.append(Cited(_("%(player)s died: %(cause)s.") % words, section))
         else:
             # Translators: how a player died ("attacked by the werewolves").
-            lines.append(_("%(player)s %(cause)s.") % words)
-    return lines
+            cited.append(Cited(_("%(player)s %(cause)s.") % words, section))
+    return cited
 
 
 def _ballots(votes: Mapping[str, str | None]) -> str:

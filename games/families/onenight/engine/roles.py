@@ -370,7 +370,7 @@ _RECORDS: tuple[RoleRecord, ...] = (
         wins={
             Ruleset.HOUSE: N_(
                 "With the werewolves, even if the minion dies. With no werewolf among the players"
-                " at dawn, the minion counts as one (rules/000 s6c)."
+                " at dawn, the minion counts as one."
             ),
             Ruleset.OFFICIAL: N_(
                 "With the werewolves, even if the minion dies. With no werewolf among the"

@@ -3,7 +3,8 @@
 Each cause the engine records (`Died.cause`) has a plain description (English, marked with
 `N_`: a page shows `_(text)`) and the section of the document that makes it so. rules/004
 announces deaths without their causes during the game (004 III); the causes are shown at the
-end.
+end. A cause several documents share names each one's section ("001 day phase / 004 III"); a
+game cites its own document only (`described(cause, ruleset)`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,17 @@ CAUSES: Mapping[str, tuple[str, str]] = MappingProxyType(
 )
 
 
-def described(cause: str) -> tuple[str, str]:
-    """(what happened, in English: a page shows `_(text)`; the section) for a cause of death."""
-    return CAUSES.get(cause, (cause.replace("_", " "), ""))
+# The document each ruleset plays (docs/rules.md).
+DOCUMENTS: Mapping[str, str] = MappingProxyType({"forum": "001", "oxford": "003", "classic": "004"})
+
+
+def described(cause: str, ruleset: str = "") -> tuple[str, str]:
+    """(what happened, in English: a page shows `_(text)`; the section) for a cause of death,
+    the section of `ruleset`'s own document when it is given ("vote" in a 1.7.0 game: "004
+    III", never the forum's "001 day phase")."""
+    text, sections = CAUSES.get(cause, (cause.replace("_", " "), ""))
+    document = DOCUMENTS.get(ruleset)
+    if document is None:
+        return text, sections
+    own = [part for part in sections.split(" / ") if part.startswith(document)]
+    return text, " / ".join(own)

@@ -79,7 +79,7 @@ def _table(roles: tuple[Role, ...]) -> Mapping[str, Role]:
 FORUM = Ruleset(
     name="forum",
     document="001",
-    title=N_("The forum game (rules/001)"),
+    title=N_("The forum game"),
     roles=_table(FORUM_ROLES),
     sides=("village", "werewolves", "lunatic"),
     pack="plurality",
@@ -93,7 +93,7 @@ FORUM = Ruleset(
 OXFORD = Ruleset(
     name="oxford",
     document="003",
-    title=N_("The Oxford game (rules/003)"),
+    title=N_("The Oxford game"),
     roles=_table(OXFORD_ROLES),
     sides=("village", "werewolves", "lovers"),
     pack="individual",
@@ -109,7 +109,7 @@ OXFORD = Ruleset(
 CLASSIC = Ruleset(
     name="classic",
     document="004",
-    title=N_("The 1.7.0 game (rules/004)"),
+    title=N_("The 1.7.0 game"),
     roles=_table(CLASSIC_ROLES),
     sides=("good", "werewolves", "none"),
     pack="agreed",
@@ -122,10 +122,10 @@ CLASSIC = Ruleset(
             "victory",
             "side",
             ("side", "total"),
-            "004 V",
+            "004 V.1, V.2",
             N_(
-                '"side": the werewolves win once every divine or every commoner is out (V.1); '
-                '"total": only once the whole good camp is out (V.2).'
+                '"side": the werewolves win once every divine or every commoner is out; '
+                '"total": only once the whole good camp is out.'
             ),
         ),
         Option(
