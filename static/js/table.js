@@ -505,6 +505,11 @@
       event.preventDefault();
       openChat(!table.classList.contains("chat-open"));
     });
+    chatToggle.addEventListener("keydown", function (event) {
+      if (event.key !== " ") return; // a button's key too (Enter already clicks a link)
+      event.preventDefault();
+      openChat(!table.classList.contains("chat-open"));
+    });
     document.addEventListener("keydown", function (event) {
       if (event.key === "Escape" && table.classList.contains("chat-open") && !window.matchMedia("(min-width: 1100px)").matches) {
         openChat(false);
