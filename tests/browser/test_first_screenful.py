@@ -12,6 +12,7 @@ moves the game on when nobody has anything left to do) until the end or a number
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import pytest
@@ -23,12 +24,16 @@ from .players import (
     OFFICIAL,
     PHONE,
     NewPlayerPage,
+    close_chat,
     create_table,
     in_phase,
     join_table,
+    open_chat,
     seat_table,
+    send_chat,
     start_game,
 )
+from .test_accessibility import audit
 from .werewolf_pages import move_on, roles, set_roles
 
 SCREEN = PHONE["height"]
@@ -116,6 +121,18 @@ def test_one_night_on_phones_puts_the_action_first(
         card.locator("summary").click()
         expect(card.locator("h2")).to_be_visible()
         card.locator("summary").click()
+    # The chat's drawer counts what came while it was shut, and opens over the page.
+    send_chat(ben, "who looked at a card?")
+    unread = ann.locator("#chat-toggle .unread")
+    expect(unread).to_have_text(re.compile(r"^[1-9]\d*$"))
+    found: dict[str, str] = {}
+    audit(ann, "day, the role chip folded", found)
+    open_chat(ann)
+    expect(ann.locator(".chat-log")).to_contain_text("who looked at a card?")
+    expect(unread).to_be_hidden()
+    audit(ann, "day, the chat's drawer open", found)
+    assert not found, found
+    close_chat(ann)
     for page in pages.values():
         page.get_by_role("button", name="I'm ready to vote").click()
 
@@ -219,6 +236,7 @@ def test_multi_night_games_on_phones_put_the_action_first(
     # One move at a time, every page measured after each: each seat's every state is seen.
     labels: list[str] = []
     accused: set[str] = set()
+    found: dict[str, str] = {}
     for _step in range(150):
         row = db.table(code)
         for name, page in pages.items():
@@ -226,6 +244,8 @@ def test_multi_night_games_on_phones_put_the_action_first(
             now_in_first_screen(page, f"{row['phase_label']}, {name}")
         if not labels or labels[-1] != row["phase_label"]:
             labels.append(row["phase_label"])
+            if len(labels) in (1, 2):  # night 1 and the first day: the new screens pass axe
+                audit(pages["Cat"], row["phase_label"], found)
         if row["stage"] == "over":
             break
         if not any(_act(name, page, wolves, accused) for name, page in pages.items()):
@@ -235,6 +255,8 @@ def test_multi_night_games_on_phones_put_the_action_first(
     if ruleset != "werewolf:classic":  # 1.7.0's first vote may end it (a hunter's shot)
         assert any(label.startswith("Night 2") for label in labels), labels
     assert labels[-1] == "The end", labels
+    audit(pages["Cat"], "the end", found)
+    assert not found, found
 
 
 # --- Desktop --------------------------------------------------------------------------------
