@@ -128,6 +128,9 @@ class Panel:
     # The phase's name in the reader's language, for the page's header (the one the table
     # stores is in the site's); empty: the stored one.
     phase_label: str = ""
+    # The family's own controls for the host (a template rendered with `context`): they go in
+    # the page's one "Host tools" box, beside the table's (issue 38: one box, not two).
+    host_tools: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@
       label.textContent = panel.dataset.phaseLabel;
     }
     markTitle(panel.dataset.attention === "yes");
+    foldRoleCards(panel);
     holdBusy(panel);
     showShareButtons(panel);
     atTheTable(panel);
@@ -41,6 +42,33 @@
     headClock(panel);
     tick();
   }
+
+  // --- The role card (issue 38) ----------------------------------------------------------
+  // The server draws a seat's role card open (details[data-role-card]). Once this browser has
+  // shown a card, it comes folded: a chip that opens it again. A card the player opened or
+  // closed keeps that state while the phase lasts; a new phase folds it again. A card that
+  // changed (a copied role, a death) has a new key, so it is shown in full once more.
+  let roleCards = { phase: null, open: {} };
+  function foldRoleCards(panel) {
+    const phase = panel.dataset.phaseLabel || "";
+    const kept = phase === roleCards.phase ? roleCards.open : {};
+    panel.querySelectorAll("details[data-role-card]").forEach(function (card) {
+      const key = "role-seen:" + card.dataset.roleCard;
+      let seen = false;
+      try {
+        seen = localStorage.getItem(key) === "1";
+        localStorage.setItem(key, "1");
+      } catch (error) { /* no storage: the card stays open */ }
+      card.open = key in kept ? kept[key] : !seen;
+    });
+    roleCards = { phase: phase, open: kept };
+  }
+  document.addEventListener("toggle", function (event) {
+    const card = event.target;
+    if (card.matches && card.matches("details[data-role-card]")) {
+      roleCards.open["role-seen:" + card.dataset.roleCard] = card.open;
+    }
+  }, true);
 
   // "Play again": once someone has opened the next table, every player's page goes there by
   // itself (once per browser tab: a refusal, say the host took the player off, is not retried).
@@ -424,6 +452,69 @@
     shownIds.add(id);
     lastChatId = Math.max(lastChatId, id);
     if (!before) log.scrollTop = log.scrollHeight;
+    if (!msg.mine) countUnread();
+  }
+
+  // --- The chat's drawer on a phone (issue 38) -------------------------------------------------
+  // The chat opens over the page from a button at its foot, which counts the lines that came
+  // while it was shut. On a wide screen the chat is always beside the game (the CSS).
+  const chatToggle = document.getElementById("chat-toggle");
+  const unreadBadge = document.getElementById("chat-unread");
+  let unread = 0;
+  function chatShown() {
+    const chat = document.getElementById("chat");
+    return !!chat && chat.getClientRects().length > 0;
+  }
+  function countUnread() {
+    if (!unreadBadge || chatShown()) return;
+    unread += 1;
+    unreadBadge.textContent = String(unread);
+    unreadBadge.hidden = false;
+  }
+  function openChat(open) {
+    const chat = document.getElementById("chat");
+    if (!chat || !chatToggle) return;
+    table.classList.toggle("chat-open", open);
+    chatToggle.setAttribute("aria-expanded", String(open));
+    if (open) {
+      unread = 0;
+      unreadBadge.hidden = true;
+      unreadBadge.textContent = "";
+      // Into the drawer, on its close button: no phone keyboard jumps up over the lines.
+      const close = chat.querySelector(".chat-close");
+      if (close) close.focus();
+      chat.querySelectorAll(".chat-log").forEach(function (log) { log.scrollTop = log.scrollHeight; });
+    } else {
+      chatToggle.focus();
+    }
+  }
+  if (chatToggle) {
+    table.classList.add("drawer");
+    chatToggle.setAttribute("role", "button");
+    chatToggle.setAttribute("aria-expanded", "false");
+    const chat = document.getElementById("chat");
+    if (chat) {
+      const close = document.createElement("button");
+      close.type = "button";
+      close.className = "chat-close small secondary";
+      close.textContent = chatToggle.dataset.close; // the page's words (page.html)
+      chat.prepend(close);
+      close.addEventListener("click", function () { openChat(false); });
+    }
+    chatToggle.addEventListener("click", function (event) {
+      event.preventDefault();
+      openChat(!table.classList.contains("chat-open"));
+    });
+    chatToggle.addEventListener("keydown", function (event) {
+      if (event.key !== " ") return; // a button's key too (Enter already clicks a link)
+      event.preventDefault();
+      openChat(!table.classList.contains("chat-open"));
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && table.classList.contains("chat-open") && !window.matchMedia("(min-width: 1100px)").matches) {
+        openChat(false);
+      }
+    });
   }
 
   // The channels this seat may read now: a box for each, the others removed.

@@ -168,3 +168,38 @@ def wait_for_answers(page: Page, count: int) -> None:
     """Wait until the page has handled `count` answers in all (see COUNT_ANSWERS)."""
     assert count > 0
     expect(page.locator("html")).to_have_attribute("data-answers", str(count))
+
+
+def open_chat(page: Page) -> None:
+    """Open the chat's drawer on a phone (static/js/table.js); a wide page always shows it."""
+    toggle = page.locator("#table.drawer:not(.chat-open) #chat-toggle")
+    if toggle.is_visible():
+        toggle.click()
+    expect(page.locator("#chat")).to_be_visible()
+
+
+def close_chat(page: Page) -> None:
+    """Close the chat's drawer, if open, so that it covers nothing of the panel."""
+    close = page.locator("#table.chat-open .chat-close")
+    if close.is_visible():
+        close.click()
+    expect(page.locator("#table.chat-open")).to_have_count(0)
+
+
+def expect_chat_writable(page: Page) -> None:
+    """The chat's box takes a line (the drawer opened to look, and closed again)."""
+    open_chat(page)
+    expect(page.get_by_label("Chat message")).to_be_visible()
+    close_chat(page)
+
+
+def send_chat(page: Page, text: str, channel: str | None = None) -> None:
+    """Write `text` in the chat (in `channel`, or the only box) and send it; waits for the
+    answer (the line in the sender's chat, or the box's refusal), the drawer then closed."""
+    open_chat(page)
+    box = page.locator(f'.channel[data-channel="{channel}"]' if channel else ".channel")
+    box.get_by_label("Chat message").fill(text)
+    box.get_by_role("button", name="Send").click()
+    answered = box.locator(".chat-log li.mine", has_text=text).or_(box.locator(".chat-error"))
+    expect(answered.first).to_be_attached()
+    close_chat(page)

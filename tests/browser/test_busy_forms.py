@@ -18,6 +18,7 @@ from .players import (
     fill_deck,
     in_phase,
     join_table,
+    open_chat,
     panel_version,
     save_deck,
     seat_table,
@@ -94,6 +95,7 @@ def test_a_chat_line_on_its_way_keeps_its_send_button_busy(
     seat_table(live_server.url, ann, "Ann", {"Ben": ben, "Cat": cat})
     ben.route("**/chat", lambda route: held.append(route))
 
+    open_chat(ben)  # a phone: the chat is a drawer
     box = ben.locator(".chat-box")
     box.get_by_label("Chat message").fill("is anyone there?")
     box.get_by_role("button", name="Send").click()

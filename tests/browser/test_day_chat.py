@@ -19,10 +19,13 @@ from .players import (
     QUIET_DECK,
     TABLE_SOCKET,
     NewPlayerPage,
+    expect_chat_writable,
     in_phase,
+    open_chat,
     quiet_night,
     save_deck,
     seat_table,
+    send_chat,
     start_game,
 )
 
@@ -37,9 +40,7 @@ def chat_lines(page: Page) -> list[str]:
 
 
 def say(page: Page, text: str) -> None:
-    box = page.locator(".chat-box")
-    box.get_by_label("Chat message").fill(text)
-    box.get_by_role("button", name="Send").click()
+    send_chat(page, text)
 
 
 def test_day_chat_reconnect_and_deadline(
@@ -80,7 +81,7 @@ def test_day_chat_reconnect_and_deadline(
         )
     quiet_night(pages, timeout=LIVE_MS)
     for page in (ann, ben, cat):
-        expect(page.get_by_label("Chat message")).to_be_visible()
+        expect_chat_writable(page)
         expect(page.locator(".chat-log")).to_contain_text("Dawn: the night is over")
     expect(cat.locator("#offline")).to_be_hidden()
 
@@ -93,8 +94,9 @@ def test_day_chat_reconnect_and_deadline(
         expect(page.locator(".chat-log")).to_contain_text("I slept", timeout=LIVE_MS)
 
     # --- No quoting of one's private message, word for word (rules/000 s5c) -------------------
-    quote = ben.locator("#role-message p").first.inner_text()
+    quote = (ben.locator("#role-message p").first.text_content() or "").strip()  # folded: not drawn
     say(ben, quote)
+    open_chat(ben)  # a phone: the refusal is read in the drawer
     box = ben.locator(".chat-box")
     expect(box.get_by_role("alert")).to_contain_text(QUOTE_REFUSED)
     expect(box.get_by_label("Chat message")).to_have_value(quote)  # kept, to be reworded

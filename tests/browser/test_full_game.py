@@ -28,11 +28,13 @@ from .players import (
     NewPlayerPage,
     PlayerPage,
     code_of,
+    expect_chat_writable,
     fill_deck,
     in_phase,
     join_table,
     save_deck,
     save_settings,
+    send_chat,
 )
 
 PHRASE = "The Ocean Chose Me"
@@ -221,9 +223,7 @@ def check_reveal(
 
 
 def say(page: Page, text: str) -> None:
-    box = page.locator(".chat-box")
-    box.get_by_label("Chat message").fill(text)
-    box.get_by_role("button", name="Send").click()
+    send_chat(page, text)
 
 
 def test_full_game_five_players_house_rules(
@@ -408,7 +408,7 @@ def test_full_game_five_players_house_rules(
 
     # The day's chat, live both ways between the pages with a socket.
     for page in live_pages:
-        expect(page.get_by_label("Chat message")).to_be_visible()
+        expect_chat_writable(page)
         expect(page.locator(".chat-log")).to_contain_text("Dawn: the night is over")
     say(host, "Dan, what did you see last night?")
     for name in ("Cat", "Dan"):
@@ -481,7 +481,7 @@ def test_full_game_five_players_house_rules(
     shots.take("reveal", pages)
     for page in pages.values():
         check_reveal(page, db, code, names, votes)
-        expect(page.get_by_label("Chat message")).to_be_visible()
+        expect_chat_writable(page)
 
     # Every page went through every phase without a reload: each new panel came as a form's
     # answer, a push or a poll, and the header followed it.

@@ -14,7 +14,9 @@ from .live_server import GameDB, LiveServer
 from .players import (
     QUIET_DECK,
     NewPlayerPage,
+    close_chat,
     in_phase,
+    open_chat,
     quiet_night,
     save_deck,
     seat_table,
@@ -39,6 +41,7 @@ def test_a_chat_error_goes_once_the_next_line_is_sent(
 ) -> None:
     ann, ben = (new_player_page(n, phone=True) for n in ("Ann", "Ben"))
     seat_table(live_server.url, ann, "Ann", {"Ben": ben})
+    open_chat(ben)  # a phone: the chat is a drawer (issue 38)
     box = ben.locator('.chat-box[data-channel="public"]')
     box.get_by_role("button", name="Send").click()  # nothing typed
     expect(box.locator(".chat-error")).to_have_text("Type a message first.")
@@ -60,11 +63,13 @@ def test_the_phone_calls_for_attention_when_the_game_newly_needs_the_player(
     # Ben's page was told of the night by a push: it vibrated (and beeped) once.
     expect(ben.locator("#table")).to_have_attribute("data-called", "1")
     quiet_night({"Ann": ann, "Ben": ben, "Cat": cat})
-    # In the day the clock sits in the header, which stays at the top of the screen.
+    # In the day the clock sits in the header, which stays in sight over the chat's drawer.
     expect(ben.locator("#head-clock")).to_have_text(re.compile(r"^\d+:\d\d$"))
-    ben.locator(".chat-log").scroll_into_view_if_needed()
+    open_chat(ben)
     box = ben.locator("header.game-head").bounding_box()
-    assert box is not None and box["y"] <= 1
+    drawer = ben.locator("#chat").bounding_box()
+    assert box is not None and drawer is not None and box["y"] + box["height"] <= drawer["y"]
+    close_chat(ben)
     ann.get_by_role("button", name="End the day now (host)").click()
     in_phase(ben, "Voting")
     expect(ben.locator("#table")).to_have_attribute("data-called", "2")

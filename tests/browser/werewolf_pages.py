@@ -13,6 +13,7 @@ from games.families.werewolf.engine import Game
 from games.families.werewolf.stored import game_of
 
 from .live_server import GameDB
+from .players import send_chat
 
 
 def set_roles(host: Page, roles: Mapping[str, int]) -> None:
@@ -86,9 +87,8 @@ def vote(page: Page, name: str) -> None:
 
 def say(page: Page, channel: str, text: str) -> None:
     """Write a line in `channel` ("public", "pack", "graveyard") and wait for it to show."""
+    send_chat(page, text, channel)
     box = page.locator(f'.channel[data-channel="{channel}"]')
-    box.locator("input[name=text]").fill(text)
-    box.locator("input[name=text]").press("Enter")
     expect(box.locator(".chat-log")).to_contain_text(text)
 
 

@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.tables import services
-from games.tables.models import Table
+from games.tables.models import Seat, Table
 from tests.factories import (
     OFFICIAL_FIVE,
     THREE,
@@ -22,6 +22,7 @@ from tests.factories import (
     deal_game,
     form_targets,
     move,
+    new_client,
     night_action,
     play_night,
     play_to,
@@ -475,3 +476,40 @@ def test_page_and_services_agree_on_the_night() -> None:
     body = raw(client_for(table, "Cat").get(url("table", table.code)))
     assert REPORTS["Cat"] in body
     assert "The Ocean Chose Me" not in body
+
+
+@pytest.mark.parametrize("phase", ["night", "day", "voting", "reveal"])
+def test_the_seats_current_action_comes_first_in_its_panel(phase: str) -> None:
+    """Issue 38: what the seat is asked to do now (data-now) leads the panel, before its role
+    card (drawn open, folded by table.js once read) and what it learned."""
+    table = played(phase)
+    for name, client in clients_for(table).items():
+        body = page(client, table)
+        panel = body[body.index('<section id="panel"') :]
+        now = panel.index("data-now")
+        assert panel.count("data-now") >= 1, name
+        for later in ('id="role-message"', 'id="night-report"', 'id="reveal"'):
+            if later in panel:
+                assert now < panel.index(later), (name, later)
+        if phase != "reveal":
+            assert re.search(r'<details class="card role [^"]*" id="role-message" open', panel)
+            assert 'class="role-chip"' in panel and 'class="role-icon"' in panel
+
+
+def test_a_multi_night_host_page_has_one_host_tools_box_and_no_empty_story() -> None:
+    """Issue 38: the game's own controls (Move on now) sit in the page's one "Host tools"
+    box, and night 1, with nothing public yet, shows no empty "The story so far"."""
+    host = services.table_create(family="werewolf", ruleset="forum", host_name="Ann")
+    for name in ("Ben", "Cat", "Dan", "Eve", "Fay", "Gus"):
+        services.seat_join(table=host.table, name=name)
+    services.table_start(host=Seat.objects.get(pk=host.pk))
+    client = new_client()
+    response = client.get(url("rejoin", host.table.code, host.token))
+    assert response.status_code == 302
+    body = text(client.get(url("table", host.table.code)))
+    assert body.count('class="card host-tools"') == 1
+    tools = body[body.index('class="card host-tools"') :]
+    tools = tools[: tools.index("</details>")]
+    assert "Move on now" in tools and "Cancel the game" in tools
+    assert "The story so far" not in body
+    assert "data-now" in body

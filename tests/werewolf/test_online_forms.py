@@ -249,7 +249,11 @@ def drawn_choices(table: TableInfo, seat: SeatInfo, view: WerewolfView) -> list[
         table=SimpleNamespace(code=table.code),
         players=[SimpleNamespace(id=s.id, name=s.name, alive=s.alive) for s in table.seats],
     )
-    html = render_to_string("werewolf/panel.html", {"wolf": view, "page": page})
+    context = {"wolf": view, "page": page}
+    # The host's own controls (Fate's smite) are drawn in the page's Host tools box (issue 38).
+    html = render_to_string("werewolf/panel.html", context) + render_to_string(
+        "werewolf/host_tools.html", context
+    )
     parser = Selects()
     parser.feed(html)
     drawn = []

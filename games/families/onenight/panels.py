@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from games.tables.family import Panel, SeatInfo, TableInfo
 
 from . import options as table_options
+from .cards import TEAM_NAMES
 from .engine import (
     CENTRE_POSITIONS,
     NightResult,
@@ -142,6 +143,11 @@ class OneNightView:
     @property
     def is_host(self) -> bool:
         return self.me is not None and self.me.is_host
+
+    @property
+    def team_name(self) -> str:
+        """The team of this seat's card, in words (its role chip)."""
+        return str(TEAM_NAMES[self.role.role.team.value]) if self.role else ""
 
     @property
     def mine(self) -> RevealRow | None:

@@ -88,6 +88,12 @@ class WerewolfView:
     step: str = ""
     phase_kind: str = ""
 
+    @property
+    def idle(self) -> bool:
+        """A seat in the game with nothing to do now: its page says so first (issue 38)."""
+        acts = self.night or self.sleep or self.forms or self.talking or self.can_second
+        return self.me is not None and self.outcome is None and not acts
+
 
 def _options(form: Form, seats: Mapping[str, int]) -> tuple[Option, ...]:
     return tuple(
@@ -125,7 +131,10 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> WerewolfView:
         "alive": player is not None and player in state.alive,
         "known": tuple((p, names.role(r)) for p, r in seat.known.items() if p != player),
         "told": tuple((names.phase(phase), tuple(told_lines(info))) for phase, info in seat.told),
-        "thread": tuple((names.phase(p.phase), tuple(public_lines(p))) for p in seat.thread),
+        # Only the phases that have something to tell (night 1 has nothing yet: issue 38).
+        "thread": tuple(
+            (names.phase(p.phase), lines) for p in seat.thread if (lines := tuple(public_lines(p)))
+        ),
         "sheriff": state.sheriff,
         "outcome": state.outcome,
         "is_host": viewer is not None and viewer.is_host,
@@ -243,6 +252,7 @@ def panel(table: TableInfo, viewer: SeatInfo | None, now: datetime) -> Panel:
         clock_label=clock,
         attention=attention,
         phase_label=_label(table),
+        host_tools="werewolf/host_tools.html",
     )
 
 
