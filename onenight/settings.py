@@ -81,6 +81,8 @@ INSTALLED_APPS = [
     "games.chatbot",
     # Table mode: the moderator's assistant for games played in person.
     "games.tablemode",
+    # Notices to players with no page open: e-mail, a calendar feed, "since you last looked".
+    "games.notices",
 ]
 
 MIDDLEWARE = [
@@ -197,6 +199,26 @@ else:
 
 # Each server process moves tables on when a stored deadline passes (games/tables/clock.py).
 DEADLINE_TICKER = env_bool("ONENIGHT_TICKER", default=True)
+# Each server process also stores the notices players are owed and sends those due
+# (games/notices/loop.py), every NOTICES_SECONDS.
+NOTICES_LOOP = env_bool("ONENIGHT_NOTICES", default=True)
+NOTICES_SECONDS = float(os.environ.get("ONENIGHT_NOTICES_SECONDS", "15"))
+
+# --- E-mail (games/notices) -----------------------------------------------------------------
+# Django's e-mail framework: an SMTP server from EMAIL_HOST (and its port, user, password,
+# TLS), or any backend by its dotted path in EMAIL_BACKEND (an e-mail service's, such as
+# django-anymail's, configured as its documentation says). Without either, the app offers no
+# e-mail notices.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=False)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "20"))
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "werewolf@localhost")
+NOTICES_EMAIL = bool(EMAIL_HOST) or "EMAIL_BACKEND" in os.environ
 
 
 # --- Sessions and security ------------------------------------------------------------------

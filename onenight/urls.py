@@ -15,4 +15,5 @@ urlpatterns = [
     path("werewolf/", include("games.families.werewolf.urls")),
     path("one-night/", include("games.families.onenight.urls")),
     path("at-the-table/", include("games.tablemode.urls")),
+    path("notices/", include("games.notices.urls")),
 ]

@@ -1,0 +1,12 @@
+"""The notices' addresses (under /notices/ in onenight/urls.py)."""
+
+from django.urls import path
+
+from games.notices import views
+
+urlpatterns = [
+    path("g/<str:code>/subscribe", views.subscribe, name="notices_subscribe"),
+    path("g/<str:code>/defaults", views.table_defaults, name="notices_defaults"),
+    path("unsubscribe/<str:token>", views.unsubscribe, name="notices_unsubscribe"),
+    path("calendar/<str:token>.ics", views.calendar_feed, name="notices_calendar"),
+]
