@@ -205,20 +205,31 @@ NOTICES_LOOP = env_bool("ONENIGHT_NOTICES", default=True)
 NOTICES_SECONDS = float(os.environ.get("ONENIGHT_NOTICES_SECONDS", "15"))
 
 # --- E-mail (games/notices) -----------------------------------------------------------------
-# Django's e-mail framework: an SMTP server from EMAIL_HOST (and its port, user, password,
-# TLS), or any backend by its dotted path in EMAIL_BACKEND (an e-mail service's, such as
-# django-anymail's, configured as its documentation says). Without either, the app offers no
-# e-mail notices.
-EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
-EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
-EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
-EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
-EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=False)
-EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "20"))
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+# Django's e-mail framework (its MAILERS setting): an SMTP server from EMAIL_HOST (with its
+# port, user, password and TLS), or any other backend by its dotted path in EMAIL_BACKEND (an
+# e-mail service's, such as django-anymail's, set up as its documentation says). Without
+# either, the app offers no e-mail notices.
+SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+EMAIL_SERVER = os.environ.get("EMAIL_HOST", "")
+MAIL_BACKEND = os.environ.get("EMAIL_BACKEND", SMTP_BACKEND)
+MAILERS = {
+    "default": {
+        "BACKEND": MAIL_BACKEND,
+        "OPTIONS": {
+            "host": EMAIL_SERVER or "localhost",
+            "port": int(os.environ.get("EMAIL_PORT", "25")),
+            "username": os.environ.get("EMAIL_HOST_USER", ""),
+            "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+            "use_tls": env_bool("EMAIL_USE_TLS", default=False),
+            "use_ssl": env_bool("EMAIL_USE_SSL", default=False),
+            "timeout": int(os.environ.get("EMAIL_TIMEOUT", "20")),
+        }
+        if MAIL_BACKEND == SMTP_BACKEND
+        else {},
+    }
+}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "werewolf@localhost")
-NOTICES_EMAIL = bool(EMAIL_HOST) or "EMAIL_BACKEND" in os.environ
+NOTICES_EMAIL = bool(EMAIL_SERVER) or MAIL_BACKEND != SMTP_BACKEND
 
 
 # --- Sessions and security ------------------------------------------------------------------
