@@ -74,6 +74,9 @@ class Notice(models.Model):
     # The table's step when it was owed ("round|phase|label"): a phase's news or a reminder
     # held through quiet hours is dropped if the game has moved on by the time it is due.
     step = models.CharField(max_length=160, blank=True, default="")
+    # The table's version when it was owed: a reminder held through quiet hours is dropped if
+    # the seat has made a move since.
+    version = models.PositiveBigIntegerField(default=0)
     due_at = models.DateTimeField()
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
@@ -98,15 +101,3 @@ class Notice(models.Model):
     @property
     def pending(self) -> bool:
         return self.sent_at is None and not self.dropped
-
-
-class Look(models.Model):
-    """When a seat's page was last opened in full, and who was dead then: what "since you last
-    looked" counts from (issue 41, item 6)."""
-
-    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="look")
-    looked_at = models.DateTimeField()
-    dead = models.JSONField(default=list, blank=True)  # seat ids
-
-    def __str__(self) -> str:
-        return f"Seat {self.seat_id} looked at {self.looked_at}"

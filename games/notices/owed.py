@@ -228,6 +228,7 @@ def _scan_one(subscription_id: int, now: datetime) -> int:
                     body=o.body,
                     step=step if o.kind in (PHASE, REMINDER) else "",
                     due_at=due_at(subscription, now, table.deadline),
+                    version=table.version,
                 )
                 for o in fresh
             ],

@@ -29,7 +29,7 @@ from django.db.models import QuerySet
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from games.tables.models import Table
+from games.tables.models import Move, Table
 
 from .links import unsubscribe_path
 from .models import PHASE, REMINDER, Notice, Subscription
@@ -121,6 +121,9 @@ def _stale(notice: Notice, subscription: Subscription | None) -> str:
         table = Table.objects.filter(seats__pk=notice.seat_id).first()
         if table is None or step_of(table) != notice.step:
             return "moved on"
+        moved = Move.objects.filter(table=table, seat_id=notice.seat_id, version__gt=notice.version)
+        if notice.kind == REMINDER and moved.exists():
+            return "acted"
     return ""
 
 

@@ -5,22 +5,25 @@ last looked"."""
 
 from __future__ import annotations
 
+import html
 import threading
 from datetime import timedelta
 
 import icalendar
 import pytest
 from django.db import connection
+from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games.notices import links, owed, sender
-from games.notices.models import Look, Notice, Subscription, TableDefaults
+from games.notices.models import Notice, Subscription, TableDefaults
 from games.tables import services
-from games.tables.models import ChatLine
+from games.tables.models import ChatLine, Seat
 from tests.factories import fixed_shuffle, new_client
 
 from .conftest import Inbox
-from .forum import HOURS, START, Forum, notice_pass, open_forum, subscribe
+from .forum import HOURS, START, Forum, notice_pass, open_forum, subscribe, wolf_kill
 
 
 def started(now=START) -> Forum:  # type: ignore[no-untyped-def]
@@ -215,8 +218,7 @@ def test_unsubscribe_by_the_mail_programs_one_click_post_and_bad_links(smtp: Inb
     forum = started()
     subscribe(forum, "Dan")
     path = links.unsubscribe_path(forum.seats["Dan"].pk)
-    client = new_client()
-    client.handler.enforce_csrf_checks = True
+    client = Client(enforce_csrf_checks=True)  # the mail program: no cookie, no token
     assert client.post(path, {"List-Unsubscribe": "One-Click"}).status_code == 200
     assert Subscription.objects.get(seat=forum.seats["Dan"]).email == ""
     subscribe(forum, "Eve")
@@ -262,18 +264,42 @@ def test_coming_back_opens_on_since_you_last_looked() -> None:
     forum = started()
     code = forum.table.code
     cat = client_of(forum, "Cat")
-    first = cat.get(reverse("table", args=[code])).text
-    assert 'id="since"' not in first  # the first look: nothing to compare with
-    Look.objects.filter(seat=forum.seats["Cat"]).update(looked_at=START - timedelta(days=2))
+    # Her page was last open before the night ended (its socket said so, Seat.last_seen).
+    Seat.objects.filter(pk=forum.seats["Cat"].pk).update(last_seen=timezone.now())
+    assert 'id="since"' not in cat.get(reverse("table", args=[code])).text
     services.table_advance_if_due(table_id=forum.table.pk, now=START + timedelta(days=2))
+    Seat.objects.filter(pk=forum.seats["Cat"].pk).update(
+        last_seen=timezone.now() - timedelta(days=2)
+    )
     page = cat.get(reverse("table", args=[code])).text
     assert 'id="since"' in page and "Since you last looked" in page
+    assert page.index('id="since"') < page.index('id="panel"')
     notes = ChatLine.objects.filter(table=forum.table, note=True, channel="public")
     assert notes.exists()
-    assert all(line.text.split("<")[0][:20] in page for line in notes)
+    assert all(html.escape(line.text) in page for line in notes)
     assert "the game is waiting for you" in page
-    # Opened again a moment later: straight to the game.
-    assert 'id="since"' not in cat.get(reverse("table", args=[code])).text
     # The pack's own notes are not shown to a villager (only what the seat's page reads).
     pack_notes = ChatLine.objects.filter(table=forum.table, note=True).exclude(channel="public")
-    assert all(line.text not in page for line in pack_notes)
+    assert all(html.escape(line.text) not in page.split('id="panel"')[0] for line in pack_notes)
+    # Back a moment ago: straight to the game.
+    Seat.objects.filter(pk=forum.seats["Cat"].pk).update(last_seen=timezone.now())
+    assert 'id="since"' not in cat.get(reverse("table", args=[code])).text
+
+
+@pytest.mark.django_db
+def test_a_reminder_held_through_quiet_hours_is_dropped_once_the_seat_has_acted(
+    smtp: Inbox,
+) -> None:
+    forum = started()
+    wolf = next(n for n, r in forum.roles().items() if r == "werewolf")
+    subscribe(forum, wolf, quiet=(12, 15))  # Paris: the reminder at 13:00 waits until 15:00
+    reminder_time = START + timedelta(hours=42)
+    assert notice_pass(reminder_time) == 0
+    (held,) = Notice.objects.filter(kind="reminder")
+    assert held.due_at == reminder_time + 2 * HOURS
+    prey = next(n for n, r in forum.roles().items() if r == "villager")
+    wolf_kill(forum, wolf, prey, reminder_time + HOURS)
+    assert notice_pass(reminder_time + 2 * HOURS) == 0
+    held.refresh_from_db()
+    assert (held.sent_at, held.dropped) == (None, "acted")
+    assert smtp.messages == []

@@ -9,9 +9,10 @@ from django import template
 from django.conf import settings
 
 from games.notices.links import calendar_path
-from games.notices.models import Subscription, TableDefaults
+from games.notices.models import TableDefaults
 from games.notices.since import since_last_looked
 from games.notices.views import REMIND_CHOICES
+from games.tables.models import Seat
 
 register = template.Library()
 
@@ -21,20 +22,42 @@ def notices_box(context: Any, page: Any) -> dict[str, Any]:
     me, table = page.me, page.table
     if me is None or table.ended:
         return {"show": False}
-    mine = Subscription.objects.filter(seat=me).first()
-    defaults = TableDefaults.objects.filter(table=table).first() or TableDefaults(table=table)
+    # One query: the seat's choice and the table's defaults, each joined if there is one.
+    row = (
+        Seat.objects.filter(pk=me.pk)
+        .values(
+            "notices__id",
+            "notices__email",
+            "notices__remind_minutes",
+            "notices__quiet_from",
+            "notices__quiet_to",
+            "notices__time_zone",
+            "table__notice_defaults__id",
+            "table__notice_defaults__remind_minutes",
+            "table__notice_defaults__quiet_from",
+            "table__notice_defaults__quiet_to",
+        )
+        .first()
+    ) or {}
+    fallback = TableDefaults()
+    if row.get("table__notice_defaults__id") is not None:
+        fallback = TableDefaults(
+            remind_minutes=row["table__notice_defaults__remind_minutes"],
+            quiet_from=row["table__notice_defaults__quiet_from"],
+            quiet_to=row["table__notice_defaults__quiet_to"],
+        )
+    mine = row.get("notices__id") is not None
     return {
         "show": True,
         "page": page,
         "csrf_token": context.get("csrf_token"),
         "email_offered": settings.NOTICES_EMAIL,
-        "mine": mine,
-        "email": mine.email if mine else "",
-        "remind": mine.remind_minutes if mine else defaults.remind_minutes,
-        "quiet_from": mine.quiet_from if mine else defaults.quiet_from,
-        "quiet_to": mine.quiet_to if mine else defaults.quiet_to,
-        "time_zone": mine.time_zone if mine else "",
-        "defaults": defaults,
+        "email": row["notices__email"] if mine else "",
+        "remind": row["notices__remind_minutes"] if mine else fallback.remind_minutes,
+        "quiet_from": row["notices__quiet_from"] if mine else fallback.quiet_from,
+        "quiet_to": row["notices__quiet_to"] if mine else fallback.quiet_to,
+        "time_zone": row["notices__time_zone"] if mine else "",
+        "defaults": fallback,
         "remind_choices": [(m, m // 60) for m in REMIND_CHOICES],
         "hours": range(24),
         "site_root": context.get("site_root", ""),
