@@ -230,6 +230,15 @@ MAILERS = {
 }
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "werewolf@localhost")
 NOTICES_EMAIL = bool(EMAIL_SERVER) or MAIL_BACKEND != SMTP_BACKEND
+# Web Push (games/notices/push.py): the server's VAPID key pair, made once with
+# `manage.py vapid_keys`, and a contact for the push services (mailto: or https:). Without the
+# keys, the app offers no push notifications.
+VAPID_PUBLIC_KEY = os.environ.get("ONENIGHT_VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = os.environ.get("ONENIGHT_VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = os.environ.get("ONENIGHT_VAPID_SUBJECT", f"mailto:{DEFAULT_FROM_EMAIL}")
+# The server posts to the push endpoints browsers hand it: only public HTTPS addresses, unless
+# this is on (the tests' own push service on this machine).
+PUSH_LOCAL_ENDPOINTS = env_bool("ONENIGHT_PUSH_LOCAL_ENDPOINTS", default=False)
 
 
 # --- Sessions and security ------------------------------------------------------------------

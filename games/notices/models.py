@@ -12,6 +12,7 @@ from games.tables.models import Seat, Table
 PHASE, REMINDER, DIED, ENDED = "phase", "reminder", "died", "ended"
 KINDS = (PHASE, REMINDER, DIED, ENDED)
 EMAIL = "email"
+PUSH = "push"  # the browser's push notifications (Web Push: RFC 8030, 8291, 8292)
 
 
 class TableDefaults(models.Model):
@@ -101,3 +102,22 @@ class Notice(models.Model):
     @property
     def pending(self) -> bool:
         return self.sent_at is None and not self.dropped
+
+
+class PushDevice(models.Model):
+    """A browser that subscribed to a seat's push notifications: the push service's endpoint
+    and the keys its messages are encrypted with (RFC 8291). Dropped when the push service
+    says the subscription is gone (404, 410)."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="push_devices")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Push device of seat {self.seat_id}"
+
+    def info(self) -> dict[str, object]:
+        """As pywebpush takes it (the browser's PushSubscription, as JSON)."""
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}

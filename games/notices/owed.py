@@ -31,7 +31,7 @@ from games.tables.family import family_named
 from games.tables.models import Seat, Stage, Table
 from games.tables.reads import seat_info, table_info
 
-from .models import DIED, EMAIL, ENDED, PHASE, REMINDER, Notice, Subscription
+from .models import DIED, EMAIL, ENDED, PHASE, PUSH, REMINDER, Notice, PushDevice, Subscription
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,29 +215,32 @@ def _scan_one(subscription_id: int, now: datetime) -> int:
     seats = list(table.seats.order_by("position"))
     told = set(subscription.told)
     fresh = [o for o in owed_now(subscription, table, seats, now) if o.key not in told]
-    if subscription.wants_email:
-        step = step_of(table)
-        Notice.objects.bulk_create(
-            [
-                Notice(
-                    seat_id=subscription.seat_id,
-                    channel=EMAIL,
-                    kind=o.kind,
-                    key=o.key[:200],
-                    subject=o.subject[:200],
-                    body=o.body,
-                    step=step if o.kind in (PHASE, REMINDER) else "",
-                    due_at=due_at(subscription, now, table.deadline),
-                    version=table.version,
-                )
-                for o in fresh
-            ],
-            ignore_conflicts=True,
-        )
+    channels = [EMAIL] if subscription.wants_email else []
+    if PushDevice.objects.filter(seat_id=subscription.seat_id).exists():
+        channels.append(PUSH)
+    step = step_of(table)
+    Notice.objects.bulk_create(
+        [
+            Notice(
+                seat_id=subscription.seat_id,
+                channel=channel,
+                kind=o.kind,
+                key=o.key[:200],
+                subject=o.subject[:200],
+                body=o.body,
+                step=step if o.kind in (PHASE, REMINDER) else "",
+                due_at=due_at(subscription, now, table.deadline),
+                version=table.version,
+            )
+            for o in fresh
+            for channel in channels
+        ],
+        ignore_conflicts=True,
+    )
     told |= {o.key for o in fresh}
     subscription.told = sorted(told)
     subscription.seen_version = table.version
     subscription.remind_at = _remind_at(subscription, table, told, now)
     subscription.done = table.ended and "ended" in told
     subscription.save(update_fields=["told", "seen_version", "remind_at", "done"])
-    return len(fresh) if subscription.wants_email else 0
+    return len(fresh) * len(channels)

@@ -26,13 +26,15 @@ from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db import connection, transaction
 from django.db.models import QuerySet
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.tables.models import Move, Table
 
+from . import push
 from .links import unsubscribe_path
-from .models import PHASE, REMINDER, Notice, Subscription
+from .models import EMAIL, PHASE, PUSH, REMINDER, Notice, PushDevice, Subscription
 from .owed import site_root, step_of
 
 log = logging.getLogger(__name__)
@@ -89,13 +91,17 @@ def _deliver(notice: Notice, now: datetime) -> int:
         return 0
     assert subscription is not None
     try:
-        _email(notice, subscription)
+        if notice.channel == PUSH:
+            link = f"{site_root(subscription)}{reverse('table', args=[_code_of(notice)])}"
+            push.send(notice, link)
+        else:
+            _email(notice, subscription)
     except smtplib.SMTPRecipientsRefused:
         log.warning("Notice %s: the address was refused; dropped", notice.pk)
         Subscription.objects.filter(pk=subscription.pk, email=subscription.email).update(email="")
         _save(notice, dropped="address refused", tries=notice.tries + 1)
         return 0
-    except (smtplib.SMTPException, OSError) as error:
+    except (smtplib.SMTPException, OSError, push.PushFailed) as error:
         tries = notice.tries + 1
         log.warning("Notice %s not sent (try %d): %s", notice.pk, tries, error)
         if tries >= MAX_TRIES:
@@ -115,7 +121,11 @@ def _save(notice: Notice, **fields: object) -> None:
 
 def _stale(notice: Notice, subscription: Subscription | None) -> str:
     """Why the notice should not go out now, or "" if it should."""
-    if subscription is None or not subscription.wants_email:
+    if subscription is None:
+        return "unsubscribed"
+    if notice.channel == EMAIL and not subscription.wants_email:
+        return "unsubscribed"
+    if notice.channel == PUSH and not PushDevice.objects.filter(seat_id=notice.seat_id).exists():
         return "unsubscribed"
     if notice.kind in (PHASE, REMINDER):
         table = Table.objects.filter(seats__pk=notice.seat_id).first()
@@ -125,6 +135,10 @@ def _stale(notice: Notice, subscription: Subscription | None) -> str:
         if notice.kind == REMINDER and moved.exists():
             return "acted"
     return ""
+
+
+def _code_of(notice: Notice) -> str:
+    return Table.objects.filter(seats__pk=notice.seat_id).values_list("code", flat=True)[0]
 
 
 def _email(notice: Notice, subscription: Subscription) -> None:

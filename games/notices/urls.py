@@ -7,6 +7,7 @@ from games.notices import views
 urlpatterns = [
     path("g/<str:code>/subscribe", views.subscribe, name="notices_subscribe"),
     path("g/<str:code>/defaults", views.table_defaults, name="notices_defaults"),
+    path("g/<str:code>/push", views.push_device, name="notices_push"),
     path("unsubscribe/<str:token>", views.unsubscribe, name="notices_unsubscribe"),
     path("calendar/<str:token>.ics", views.calendar_feed, name="notices_calendar"),
 ]

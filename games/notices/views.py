@@ -5,13 +5,16 @@ Thin: read the form, check it, store it; bad input gets a clear message and chan
 
 from __future__ import annotations
 
+import ipaddress
+import json
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import get_language
@@ -22,8 +25,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.tables.models import Seat
 from games.tables.views import message_page, no_table, share_root_for, table_and_seat
 
-from . import calendar, links, owed
-from .models import Subscription, TableDefaults
+from . import calendar, links, owed, push
+from .models import PushDevice, Subscription, TableDefaults
 
 REMIND_CHOICES = (0, 60, 3 * 60, 6 * 60, 12 * 60, 24 * 60)  # minutes before a deadline
 
@@ -144,3 +147,67 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     response["Content-Disposition"] = f'inline; filename="{seat.table.code}.ics"'
     response["Cache-Control"] = "private, no-cache"
     return response
+
+
+def _endpoint_problem(endpoint: str) -> str | None:
+    """Why the server will not post to `endpoint`, or None. A push endpoint is an address the
+    server itself posts to: only HTTPS, and never this machine or its private network (unless
+    settings.PUSH_LOCAL_ENDPOINTS, for the tests' own push service)."""
+    parts = urlsplit(endpoint)
+    if settings.PUSH_LOCAL_ENDPOINTS and parts.scheme in ("http", "https") and parts.hostname:
+        return None
+    if parts.scheme != "https" or not parts.hostname:
+        return _("A push service's address starts with https://.")
+    host = parts.hostname
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        if host == "localhost" or host.endswith((".localhost", ".local", ".internal")):
+            return _("That is not a push service's address.")
+        return None
+    if not address.is_global:
+        return _("That is not a push service's address.")
+    return None
+
+
+@require_POST
+def push_device(request: HttpRequest, code: str) -> HttpResponse:
+    """The page's script hands over the browser's push subscription (JSON, as the browser's
+    PushSubscription.toJSON() gives it), or `{"endpoint": ..., "remove": true}` to stop."""
+    table, seat = table_and_seat(request, code)
+    if table is None or seat is None:
+        return JsonResponse({"error": _("You are not seated at this table.")}, status=403)
+    if not push.offered():
+        return JsonResponse({"error": _("This server sends no push notifications.")}, status=400)
+    try:
+        data = json.loads(request.body or b"{}")
+        endpoint = str(data["endpoint"])
+        remove = bool(data.get("remove"))
+        keys = {} if remove else data["keys"]
+        p256dh, auth = ("", "") if remove else (str(keys["p256dh"]), str(keys["auth"]))
+    except (ValueError, KeyError, TypeError):
+        return JsonResponse({"error": _("That is not a push subscription.")}, status=400)
+    if remove:
+        PushDevice.objects.filter(seat=seat, endpoint=endpoint).delete()
+        return JsonResponse({"push": False})
+    problem = _endpoint_problem(endpoint)
+    if problem is None and not (0 < len(endpoint) <= 1000 and 0 < len(p256dh) <= 200):
+        problem = _("That is not a push subscription.")
+    if problem is None and not 0 < len(auth) <= 100:
+        problem = _("That is not a push subscription.")
+    if problem is not None:
+        return JsonResponse({"error": problem}, status=400)
+    with transaction.atomic():
+        subscription = Subscription.objects.select_for_update().filter(seat=seat).first()
+        if subscription is None:
+            subscription = Subscription(
+                seat=seat,
+                language=get_language() or settings.LANGUAGE_CODE,
+                site=share_root_for(request).root,
+            )
+            owed.baseline(subscription)
+            subscription.save()
+        PushDevice.objects.update_or_create(
+            endpoint=endpoint, defaults={"seat": seat, "p256dh": p256dh, "auth": auth}
+        )
+    return JsonResponse({"push": True})

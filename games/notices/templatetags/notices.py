@@ -3,6 +3,7 @@ link; the host's defaults too) and "Since you last looked" (games/notices/since.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import template
@@ -23,7 +24,7 @@ def notices_box(context: Any, page: Any) -> dict[str, Any]:
     if me is None or table.ended:
         return {"show": False}
     # One query: the seat's choice and the table's defaults, each joined if there is one.
-    row = (
+    row: Mapping[str, Any] = (
         Seat.objects.filter(pk=me.pk)
         .values(
             "notices__id",
