@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+from pathlib import Path
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -16,6 +17,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -211,3 +213,37 @@ def push_device(request: HttpRequest, code: str) -> HttpResponse:
             endpoint=endpoint, defaults={"seat": seat, "p256dh": p256dh, "auth": auth}
         )
     return JsonResponse({"push": True})
+
+
+SERVICE_WORKER = Path(__file__).resolve().parent / "static" / "notices" / "sw.js"
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker, allowed to control the whole site (its scope is "/"), and never
+    cached: a new version reaches every browser at its next visit."""
+    response = HttpResponse(SERVICE_WORKER.read_bytes(), content_type="text/javascript")
+    response["Service-Worker-Allowed"] = "/"
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def manifest(request: HttpRequest) -> JsonResponse:
+    """The web app manifest: the app installs to a phone's home screen and opens full screen."""
+    icon = static("favicon.svg")
+    response = JsonResponse(
+        {
+            "name": _("One Night"),
+            "short_name": _("One Night"),
+            "start_url": "/",
+            "scope": "/",
+            "display": "standalone",
+            "background_color": "#1d1b2f",
+            "theme_color": "#1d1b2f",
+            "icons": [{"src": icon, "sizes": "any", "type": "image/svg+xml"}],
+        },
+        content_type="application/manifest+json",
+    )
+    response["Cache-Control"] = "no-cache"
+    return response

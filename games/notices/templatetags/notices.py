@@ -9,6 +9,7 @@ from typing import Any
 from django import template
 from django.conf import settings
 
+from games.notices import push
 from games.notices.links import calendar_path
 from games.notices.models import TableDefaults
 from games.notices.since import since_last_looked
@@ -53,6 +54,8 @@ def notices_box(context: Any, page: Any) -> dict[str, Any]:
         "page": page,
         "csrf_token": context.get("csrf_token"),
         "email_offered": settings.NOTICES_EMAIL,
+        "push_offered": push.offered(),
+        "vapid_key": settings.VAPID_PUBLIC_KEY,
         "email": row["notices__email"] if mine else "",
         "remind": row["notices__remind_minutes"] if mine else fallback.remind_minutes,
         "quiet_from": row["notices__quiet_from"] if mine else fallback.quiet_from,
