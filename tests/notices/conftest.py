@@ -14,6 +14,9 @@ from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
+from django.core.management import call_command
+
+from .pushservice import PushService, serve
 
 
 def free_port() -> int:
@@ -71,3 +74,20 @@ def smtp(settings: Any) -> Iterator[Inbox]:
         yield inbox
     finally:
         controller.stop()
+
+
+@pytest.fixture
+def push_service(settings: Any, capsys: pytest.CaptureFixture[str]) -> Iterator[PushService]:
+    call_command("vapid_keys")
+    keys = dict(line.split("=", 1) for line in capsys.readouterr().out.split())
+    settings.VAPID_PUBLIC_KEY = keys["ONENIGHT_VAPID_PUBLIC_KEY"]
+    settings.VAPID_PRIVATE_KEY = keys["ONENIGHT_VAPID_PRIVATE_KEY"]
+    settings.VAPID_SUBJECT = "mailto:moderator@moderator.example.org"
+    settings.PUSH_LOCAL_ENDPOINTS = True
+    settings.SITE_URL = "https://moderator.example.org"
+    service = PushService(server_key=settings.VAPID_PUBLIC_KEY)
+    server = serve(service)
+    try:
+        yield service
+    finally:
+        server.shutdown()

@@ -1,11 +1,13 @@
 """A forum game (rules/001, 48 hours a phase) played to its end with a moved clock, its players
-told by e-mail through a real SMTP server (aiosmtpd): each message expected is received once,
+told by e-mail through a real SMTP server (aiosmtpd), and one by Web Push through a push
+service on this machine: each message expected is received once,
 through a sender that dies in the middle of a send and a fresh one after it; quiet hours hold a
 reminder until they end; an unsubscribe link stops a player's e-mails; a refused address is
 dropped; and no message holds anything another seat could not see."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from datetime import datetime, timedelta
@@ -16,12 +18,13 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.core.mail import EmailMessage
 
-from games.notices.models import Notice, Subscription
+from games.notices.models import Notice, PushDevice, Subscription
 from games.tables import services
 from tests.factories import fixed_shuffle, new_client
 
 from .conftest import Inbox
 from .forum import HOURS, NAMES, START, Forum, notice_pass, open_forum, subscribe, wolf_kill
+from .pushservice import PushService
 
 pytestmark = pytest.mark.django_db
 
@@ -77,7 +80,7 @@ def play(forum: Forum, inbox: Inbox) -> dict[str, Any]:
     return {"phases": phases, "killed": killed, "wolves": wolves, "end": now}
 
 
-def test_a_forum_game_told_by_email_once_each(smtp: Inbox) -> None:
+def test_a_forum_game_told_by_email_once_each(smtp: Inbox, push_service: PushService) -> None:
     forum = open_forum()
     with fixed_shuffle():
         services.table_start(host=forum.seats["Ann"], now=START)
@@ -89,6 +92,9 @@ def test_a_forum_game_told_by_email_once_each(smtp: Inbox) -> None:
             Subscription.objects.filter(pk=subscription.pk).update(email="gus@refused.example")
         else:
             subscribe(forum, name)
+    # Fay's phone takes push notifications as well.
+    phone = push_service.subscription("fay-phone")
+    PushDevice.objects.create(seat=forum.seats["Fay"], endpoint=phone["endpoint"], **phone["keys"])
     code = forum.table.code
 
     # Ben unsubscribes with the link of his first e-mail, one click, no login.
@@ -136,6 +142,13 @@ def test_a_forum_game_told_by_email_once_each(smtp: Inbox) -> None:
         expected.append(f"{game} is over")
         got = [m["Subject"] for m in smtp.to(forum.address(name))]
         assert sorted(got) == sorted(expected), name
+
+    # Fay's phone was pushed the same notices, once each, encrypted and signed (pushservice.py).
+    assert push_service.refused == []
+    pushed = [body["title"] for _name, body, _claims in push_service.received]
+    assert sorted(pushed) == sorted(m["Subject"] for m in smtp.to(forum.address("Fay")))
+    for _name, body, _claims in push_service.received:
+        assert not [w for w in ROLE_WORDS if w in json.dumps(body).lower()], body
 
     # Ben: what came before his click, then nothing.
     ben = smtp.to(forum.address("Ben"))

@@ -6,12 +6,10 @@ push service says is gone is dropped; the app refuses to post to private address
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 
 from games.notices.models import Notice, PushDevice, Subscription
@@ -19,26 +17,9 @@ from games.tables import services
 from tests.factories import fixed_shuffle, new_client
 
 from .forum import START, Forum, notice_pass, open_forum
-from .pushservice import PushService, serve
+from .pushservice import PushService
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def push_service(settings: Any, capsys: pytest.CaptureFixture[str]) -> Iterator[PushService]:
-    call_command("vapid_keys")
-    keys = dict(line.split("=", 1) for line in capsys.readouterr().out.split())
-    settings.VAPID_PUBLIC_KEY = keys["ONENIGHT_VAPID_PUBLIC_KEY"]
-    settings.VAPID_PRIVATE_KEY = keys["ONENIGHT_VAPID_PRIVATE_KEY"]
-    settings.VAPID_SUBJECT = "mailto:moderator@moderator.example.org"
-    settings.PUSH_LOCAL_ENDPOINTS = True
-    settings.SITE_URL = "https://moderator.example.org"
-    service = PushService(server_key=settings.VAPID_PUBLIC_KEY)
-    server = serve(service)
-    try:
-        yield service
-    finally:
-        server.shutdown()
 
 
 def started() -> Forum:
