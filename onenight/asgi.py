@@ -14,6 +14,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
+from games.notices import loop as notices  # noqa: E402
 from games.tables.clock import TickerMiddleware, start_with_daphne  # noqa: E402
 from games.tables.origin import SameOriginValidator  # noqa: E402
 from games.tables.routing import websocket_urlpatterns  # noqa: E402
@@ -40,9 +41,13 @@ application = TickerMiddleware(
         )
     )
 )
+# Notices owed to players with no page open are sent by every process (games/notices/loop.py).
+application = notices.NoticesMiddleware(application)
 
 # Deadlines must fire with no browser open: start the ticker with the server, not the first page.
 start_with_daphne()
+# Notices too: a player waiting for an e-mail has no page open (games/notices/loop.py).
+notices.start_with_daphne()
 
 # Everything is loaded: leave it out of the garbage collector's walks (onenight/garbage.py).
 tune_for_server()

@@ -83,6 +83,8 @@ INSTALLED_APPS = [
     "games.tablemode",
     # Art and identity: the role and team icons' template tags and the about page (credits).
     "games.art",
+    # Notices to players with no page open: e-mail, a calendar feed, "since you last looked".
+    "games.notices",
 ]
 
 MIDDLEWARE = [
@@ -199,6 +201,46 @@ else:
 
 # Each server process moves tables on when a stored deadline passes (games/tables/clock.py).
 DEADLINE_TICKER = env_bool("ONENIGHT_TICKER", default=True)
+# Each server process also stores the notices players are owed and sends those due
+# (games/notices/loop.py), every NOTICES_SECONDS.
+NOTICES_LOOP = env_bool("ONENIGHT_NOTICES", default=True)
+NOTICES_SECONDS = float(os.environ.get("ONENIGHT_NOTICES_SECONDS", "15"))
+
+# --- E-mail (games/notices) -----------------------------------------------------------------
+# Django's e-mail framework (its MAILERS setting): an SMTP server from EMAIL_HOST (with its
+# port, user, password and TLS), or any other backend by its dotted path in EMAIL_BACKEND (an
+# e-mail service's, such as django-anymail's, set up as its documentation says). Without
+# either, the app offers no e-mail notices.
+SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+EMAIL_SERVER = os.environ.get("EMAIL_HOST", "")
+MAIL_BACKEND = os.environ.get("EMAIL_BACKEND", SMTP_BACKEND)
+MAILERS = {
+    "default": {
+        "BACKEND": MAIL_BACKEND,
+        "OPTIONS": {
+            "host": EMAIL_SERVER or "localhost",
+            "port": int(os.environ.get("EMAIL_PORT", "25")),
+            "username": os.environ.get("EMAIL_HOST_USER", ""),
+            "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+            "use_tls": env_bool("EMAIL_USE_TLS", default=False),
+            "use_ssl": env_bool("EMAIL_USE_SSL", default=False),
+            "timeout": int(os.environ.get("EMAIL_TIMEOUT", "20")),
+        }
+        if MAIL_BACKEND == SMTP_BACKEND
+        else {},
+    }
+}
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "werewolf@localhost")
+NOTICES_EMAIL = bool(EMAIL_SERVER) or MAIL_BACKEND != SMTP_BACKEND
+# Web Push (games/notices/push.py): the server's VAPID key pair, made once with
+# `manage.py vapid_keys`, and a contact for the push services (mailto: or https:). Without the
+# keys, the app offers no push notifications.
+VAPID_PUBLIC_KEY = os.environ.get("ONENIGHT_VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = os.environ.get("ONENIGHT_VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = os.environ.get("ONENIGHT_VAPID_SUBJECT", f"mailto:{DEFAULT_FROM_EMAIL}")
+# The server posts to the push endpoints browsers hand it: only public HTTPS addresses, unless
+# this is on (the tests' own push service on this machine).
+PUSH_LOCAL_ENDPOINTS = env_bool("ONENIGHT_PUSH_LOCAL_ENDPOINTS", default=False)
 
 
 # --- Sessions and security ------------------------------------------------------------------

@@ -16,4 +16,5 @@ urlpatterns = [
     path("one-night/", include("games.families.onenight.urls")),
     path("at-the-table/", include("games.tablemode.urls")),
     path("about/", include("games.art.urls")),
+    path("notices/", include("games.notices.urls")),
 ]

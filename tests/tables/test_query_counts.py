@@ -65,8 +65,10 @@ EIGHT = {
 # A page (GET /g/<code>/): the seat with its table (one join), the seats, the chat lines of
 # each channel the seat reads (one query per channel, selectors.chat_lines: Gus, a werewolf,
 # reads the pack's channel too), and, on a player's page, whether the host has gone quiet
-# (views.table_view).
-PAGE = {"onenight": 4, "werewolf": 5}
+# (views.table_view); and the seat's notices box, its choice and the table's defaults joined in
+# one read (games/notices/templatetags/notices.py; "since you last looked" reads nothing unless
+# the player has been away a while).
+PAGE = {"onenight": 5, "werewolf": 6}
 # The panel fragment (GET /g/<code>/panel, htmx): the seat with its table, the seats.
 PANEL = 2
 # A socket's hello (the page opening its socket): the table, the seats, the chat lines of each

@@ -44,6 +44,9 @@ CORE_VIEWS = {
     "leave",
     "seat_code",
     "seat_back",
+    # The seat's notices box (games/notices): its choice, and the host's defaults.
+    "notices_subscribe",
+    "notices_defaults",
 }
 
 
