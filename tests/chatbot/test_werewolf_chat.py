@@ -37,7 +37,7 @@ def test_new_picks_the_ruleset_and_refuses_words_no_game_takes() -> None:
     chat = FakeChat()
     assert "One Night" in chat.say("Ann", "!new", "a").public[0]  # type: ignore[union-attr]
     reply = chat.say("Ben", "!new oxford", "b")
-    assert reply is not None and "Oxford game (rules/003)" in reply.public[0]
+    assert reply is not None and "(Oxford game)" in reply.public[0]
     assert Table.objects.get(family="werewolf").ruleset == "oxford"
     reply = chat.say("Cat", "!new chess", "c")
     assert reply is not None and "`!new forum`" in reply.private[0]

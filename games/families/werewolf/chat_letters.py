@@ -248,13 +248,15 @@ def for_the_channel(table: TableInfo) -> str | None:
         _("**Game %(code)s: the end. The %(winner)s win.**")
         % {"code": table.code, "winner": view.winner}
     ]
+    if view.ending.text:
+        lines.append(view.ending.text)  # who won and why; the rule stays on the web's "why?"
     for name, role, alive, won in view.reveal:
         result = _("won") if won else _("lost")
         if not alive:
             result = _("%(result)s, died") % {"result": result}
         lines.append(f"- {name}: {role} ({result})")
-    for phase, record in view.record:
-        if record:
+    for phase, told in view.story:
+        if told:
             lines.append(f"__{phase}__")
-            lines += [f"- {line}" for line in record]
+            lines += [f"- {line.text}" for line in told]
     return "\n".join(lines)
