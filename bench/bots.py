@@ -47,7 +47,7 @@ CHAT_LINES = (
     "I did nothing in the night, I was a plain villager.",
 )
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou")
-PANEL = re.compile(r'<section id="panel" data-version="(\d+)" data-phase-label="([^"]*)"')
+PANEL = re.compile(r'<section id="panel" data-version="(\d+)"[^>]*? data-phase-label="([^"]*)"')
 RADIO = re.compile(r'<input type="radio" name="(targets?)" value="([^"]+)"')
 OPTION = re.compile(r'<option value="([^"]+)">')
 NIGHT_CARD = re.compile(r'id="night-action".*?</div>', re.S)

@@ -60,7 +60,7 @@ from bench.push_trace import TableTrace, analyse  # noqa: E402
 from bench.server import Database, Servers, answers  # noqa: E402
 from bench.stats import CpuWindow, Sampler, summarize  # noqa: E402
 
-PANEL = re.compile(r'<section id="panel" data-version="(\d+)" data-phase-label="([^"]*)"')
+PANEL = re.compile(r'<section id="panel" data-version="(\d+)"[^>]*? data-phase-label="([^"]*)"')
 RULESETS = ("forum", "oxford", "classic")
 # What a player does now, in order of urgency; an accusation and a day ability are rarer.
 URGENCY = ("night", "decide", "sheriff_vote", "vote", "fist", "second", "accuse", "ready")

@@ -380,11 +380,14 @@
     if (!Number.isNaN(serverNow)) clockOffsetMs = serverNow - Date.now();
   }
 
+  // "4:05" under an hour; "47:59:59" for the forum's two-day phases (not "2879:59").
   function formatLeft(ms) {
     const total = Math.max(0, Math.floor(ms / 1000));
-    const m = Math.floor(total / 60);
-    const s = total % 60;
-    return m + ":" + String(s).padStart(2, "0");
+    const h = Math.floor(total / 3600);
+    const m = Math.floor(total / 60) % 60;
+    const s = String(total % 60).padStart(2, "0");
+    if (h === 0) return m + ":" + s;
+    return h + ":" + String(m).padStart(2, "0") + ":" + s;
   }
 
   function tick() {

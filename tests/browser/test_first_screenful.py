@@ -18,6 +18,8 @@ from collections.abc import Mapping
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.citations import citations
+
 from .live_server import GameDB, LiveServer
 from .players import (
     HOUSE,
@@ -61,6 +63,9 @@ def now_in_first_screen(page: Page, where: str, seen: list[str] | None = None) -
         f"{where}: the current action lies at {box['y']:.0f}..{box['y'] + box['height']:.0f}px,"
         f" beyond the first {SCREEN}px"
     )
+    # Plain words (issue 38 item 3): no rule citation outside a "why?" on what the player sees.
+    cited = citations(page.content())
+    assert not cited, f"{where}: rule citations outside a why?: {cited}"
     if seen is not None:
         seen.append(where)
 

@@ -45,7 +45,7 @@ def test_the_end_says_who_won_and_why_then_tells_the_story() -> None:
         assert 'id="you-died"' not in page
         story = page.split('id="story"', 1)[1]
         text = visible_text(story)
-        assert text.index("night 1") < text.index("day 1") < text.index("night 2")
+        assert text.index("Night 1") < text.index("Day 1") < text.index("Night 2")
         assert "The werewolves attacked Cat." in text
         assert "Cat died: attacked by the werewolves." in text
         assert "Fay was voted out." in text

@@ -158,12 +158,12 @@ FORM_TITLES = {
 # A decision the game waits for: whose, and what.
 AWAITED = {
     # Translators: a dead hunter's (or werewolf king's) shot that the game waits for.
-    "shoot": gettext_lazy("%(player)s's shoot"),
+    "shoot": gettext_lazy("%(player)s's shot"),
     "badge": gettext_lazy("%(player)s's badge"),
     "tie_break": gettext_lazy("%(player)s's tie break"),
 }
 WAITING = {
-    "shoot": gettext_lazy("Waiting for %(player)s's shoot."),
+    "shoot": gettext_lazy("Waiting for %(player)s's last shot."),
     "badge": gettext_lazy("Waiting for %(player)s's badge."),
     "tie_break": gettext_lazy("Waiting for %(player)s's tie break."),
 }
@@ -176,7 +176,7 @@ def form_title(key: str) -> str:
 
 
 def awaited_phrase(player: str, kind: str, *, sentence: bool = False) -> str:
-    """What the game waits for ("Ann's shoot"; "Waiting for Ann's shoot." as a sentence)."""
+    """What the game waits for ("Ann's shot"; "Waiting for Ann's last shot." as a sentence)."""
     words = AWAITED if not sentence else WAITING
     if kind in words:
         return str(words[kind]) % {"player": player}

@@ -60,7 +60,7 @@ def player_rows(game: Game, raw: Mapping[str, Any]) -> tuple[PlayerRow, ...]:
             text, _section = described(death.cause)
             notes.append(
                 # Translators: on the moderator's list of players: when and how they died.
-                _("died in %(phase)s: %(cause)s")
+                _("died on %(phase)s: %(cause)s")
                 % {"phase": names.phase(death.phase), "cause": names.text(text)}
             )
         if state.sheriff == player:
