@@ -22,6 +22,7 @@ from games.families.werewolf.moderator.screen import moderator_view
 from games.families.werewolf.stored import game_of
 from games.tables.family import FamilyError
 from games.tables.models import Table
+from tests.citations import citations
 
 from .moderated import Tap, deal, page_forms, page_taps, pick, scenario_of, send, taps
 from .test_table_mode import Moderator
@@ -127,4 +128,6 @@ def test_the_moderators_page_always_offers_a_way_on(ruleset: str, seed: int) -> 
             assert Table.objects.get(pk=mod.table.pk).version == version
     else:
         raise AssertionError(f"no end after {MAX_TAPS} taps")
+    # The moderator's last screen, its log included, keeps every rule behind a "why?".
+    assert not citations(mod.page()), citations(mod.page())
     _ends_as_the_runner_says(ruleset, mod.table.state)

@@ -134,10 +134,10 @@ def _choice(choice: Mapping[str, object]) -> str:
     return names.joined(parts)
 
 
-def record_lines(report: PhaseReport, ruleset: str = "") -> list[str]:
-    """Everything that happened in a phase, for the end: each player's choices, what each was
-    told, each vote, and each death with the rule behind it (as one line: the moderator's log)."""
-    return [str(line) for line in _record(report, ruleset)]
+def record_lines(report: PhaseReport, ruleset: str) -> list[Cited]:
+    """Everything that happened in a phase (the moderator's log): each player's choices, what
+    each was told, each vote, and each death, its rule kept apart for the log's "why?"."""
+    return _record(report, ruleset)
 
 
 def story_lines(report: PhaseReport, ruleset: str) -> list[Cited]:

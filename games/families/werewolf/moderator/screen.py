@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.tables.citing import Cited
 from games.tables.family import TableInfo
 
 from .. import names
@@ -54,7 +55,7 @@ class ModeratorView:
     sheriff: str | None = None
     outcome: str = ""
     winners: tuple[str, ...] = ()
-    log: tuple[tuple[str, tuple[str, ...]], ...] = field(default_factory=tuple)
+    log: tuple[tuple[str, tuple[Cited, ...]], ...] = field(default_factory=tuple)
     can_undo: bool = False
     smite: bool = False
 
@@ -77,7 +78,7 @@ def moderator_view(table: TableInfo) -> ModeratorView:
         "sheriff": state.sheriff,
         "can_undo": bool(raw.get("undo")),
         "log": tuple(
-            (names.phase(r.phase), tuple(record_lines(r)))
+            (names.phase(r.phase), tuple(record_lines(r, game.setup.ruleset.name)))
             for r in phase_reports(game.setup, game.log)
         ),
     }
