@@ -42,6 +42,10 @@ def test_the_end_says_who_won_and_why_then_tells_the_story() -> None:
             "The village wins: the last werewolf died — Gus, on day 2 (voted out by the village)."
         )
         assert 'id="pack-choices"' not in page, "no stale card of the pack's choices"
+        # Every row of the reveal shows its role's icon (issue 38 item 2).
+        table_rows = page.split('class="reveal-table"', 1)[1].split("</table>", 1)[0]
+        rows = table_rows.count("<tr class=")
+        assert rows >= 6 and table_rows.count('class="icon role-icon"') == rows
         assert 'id="you-died"' not in page
         story = page.split('id="story"', 1)[1]
         text = visible_text(story)

@@ -81,6 +81,8 @@ class WerewolfView:
     role_side: str = ""
     role_summary: str = ""
     reveal: tuple[tuple[str, str, bool, bool], ...] = ()
+    # The reveal's rows for the page: (player, role title, role key for its icon, alive, won).
+    reveal_rows: tuple[tuple[str, str, str, bool, bool], ...] = ()
     ending: Cited = PLAIN  # who won and why, in one sentence (issue 38 item 4)
     story: tuple[tuple[str, tuple[Cited, ...]], ...] = ()  # night by night, day by day
     death: str = ""  # a dead seat's own death, as far as it may know it while the game goes on
@@ -176,6 +178,10 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> WerewolfView:
         view["reveal"] = tuple(
             (p, names.title(game.setup.roles[p]), p in state.alive, p in winners)
             for p in game.setup.players
+        )
+        view["reveal_rows"] = tuple(
+            (p, title, game.setup.roles[p].name, alive, won)
+            for p, title, alive, won in view["reveal"]
         )
         view["winner"] = names.side(state.outcome.winner) if state.outcome else ""
         view["ending"] = end_sentence(game)
