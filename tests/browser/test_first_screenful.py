@@ -187,7 +187,7 @@ def _act(page_name: str, page: Page, wolves: frozenset[str], accused: set[str]) 
     night = panel.locator("#night-action")
     second = panel.get_by_role("button", name="Second the call")
     if night.count() and not night.locator(".done").count():
-        _first_choice(night)
+        _first_choice(night, wolves)  # the witch never poisons the lone wolf on night 1
         night.get_by_role("button", name="Send my choices").click()
     elif panel.get_by_role("button", name="Done for tonight").count():
         panel.get_by_role("button", name="Done for tonight").click()

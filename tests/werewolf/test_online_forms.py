@@ -290,7 +290,7 @@ def play_checking_every_form(ruleset: str, seed: int, players: int = 9) -> int:
             view = view_of(table, seat)
             posts = list(offered(view))
             if seat.id not in checking:
-                if posts and not view.done:
+                if posts:
                     chosen.append((seat, rng.choice(posts)))
                 continue
             # The page draws the forms `offered` sends, with the same choices and none made.
@@ -316,9 +316,7 @@ def play_checking_every_form(ruleset: str, seed: int, players: int = 9) -> int:
                     play.move(table, seat, kind, fields, NOW)
                 refusal_in_our_words(refused.value)
                 checked += 1
-            # A player who is done waits for the others (a witch who sent before the pack
-            # chose is not done: she sends again once it has; docs/rules.md 10).
-            if posts and not view.done:
+            if posts:
                 chosen.append((seat, rng.choice(posts)))
         # The game goes on with one offered choice of each seat, in a random order (a choice
         # made stale by an earlier one is refused in our words, and skipped), or by the clock.
@@ -454,45 +452,3 @@ def test_done_talking_in_the_speeches_and_not_after_all() -> None:
     assert view_of(table, ann).done
     table = applied(table, play.move(table, ann, "ready", {"ready": ["no"]}, NOW))
     assert not view_of(table, ann).done
-
-
-def test_a_witch_who_sends_before_the_pack_chooses_still_sees_its_victim() -> None:
-    """004 III: the witch learns the pack's victim, then decides. Online everyone sends at once:
-    a witch who sends her night before the pack has chosen is not counted done, so the night
-    does not end on the pack's choice before she has seen it (docs/rules.md 10, the witch)."""
-    from games.families.werewolf.engine.forms import forms_for
-
-    roles = {"werewolf": 2, "seer": 1, "witch": 1, "hunter": 1, "villager": 3}
-    table = quiet_table("classic", roles)
-    game = game_of(table.state)
-    assert game.state.phase is not None and game.state.phase.kind == "night"
-    seat = {s.name: s for s in table.seats}
-    role_of = {name: game.setup.roles[name].name for name in seat}
-    witch = next(n for n, r in role_of.items() if r == "witch")
-    wolves = [n for n, r in role_of.items() if r == "werewolf"]
-    victim = next(n for n, r in role_of.items() if r == "villager")
-    # The witch first, with nothing to save yet: she is not done.
-    table = applied(table, play.move(table, seat[witch], "night", {}, NOW))
-    assert not view_of(table, seat[witch]).done
-    # Everyone else but the pack says they are done (the seer looks at the victim).
-    for name in seat:
-        if name in wolves or name == witch:
-            continue
-        night = [f for f in forms_for(game_of(table.state).state, name) if f.kind == "night"]
-        if not night:  # "Done for tonight"
-            table = applied(table, play.move(table, seat[name], "ready", {"ready": ["yes"]}, NOW))
-            continue
-        fields = {f.key: [str(seat[victim].id)] for f in night if victim in f.targets}
-        table = applied(table, play.move(table, seat[name], "night", fields, NOW))
-    # The pack agrees: the night does not end, the witch is shown the victim.
-    for wolf in wolves:
-        key = next(f.key for f in forms_for(game_of(table.state).state, wolf) if f.group_key)
-        change = play.move(table, seat[wolf], "night", {key: [str(seat[victim].id)]}, NOW)
-        table = applied(table, change)
-    assert table.phase == "night"
-    save = next(f for f in forms_for(game_of(table.state).state, witch) if f.key == "save")
-    assert save.targets == (victim,)
-    # She saves: the night ends, and the victim lives.
-    table = applied(table, play.move(table, seat[witch], "night", {"save": ["yes"]}, NOW))
-    assert table.phase == "day"
-    assert victim in game_of(table.state).state.living()

@@ -11,7 +11,6 @@ from games.tables.family import FamilyError
 
 from .engine import Advance, Game
 from .engine.forms import forms_for
-from .engine.night import killers
 from .engine.night import unsettled as night_unsettled
 from .stored import send
 
@@ -67,14 +66,6 @@ def unsettled(game: Game) -> Mapping[str, str]:
     if state.phase is None or state.phase.kind != "night" or state.pending or state.over:
         return {}
     return night_unsettled(state)
-
-
-def pack_to_choose(raw: Mapping[str, Any], game: Game) -> bool:
-    """Whether the pack has yet to make tonight's choice: a living killer has not sent theirs,
-    or the pack is split. Until it has, the witch's antidote has no victim to show her (004
-    III: she learns the pack's victim, then decides), so a witch who sends is not done yet."""
-    done = done_players(raw, game)
-    return bool(unsettled(game)) or any(wolf not in done for wolf in killers(game.state))
 
 
 def done_players(raw: Mapping[str, Any], game: Game) -> frozenset[str]:

@@ -26,7 +26,7 @@ from .engine import (
     Vote,
 )
 from .engine.forms import forms_for
-from .progress import marked_done, pack_to_choose, sleeping, talking, unsettled
+from .progress import marked_done, sleeping, talking, unsettled
 from .stored import send
 
 
@@ -38,13 +38,11 @@ def _night(
     choice: dict[str, object] = {}
     if posted.offered(game, player, "night") is None:
         raise NotNow(_("There is no night choice for you to make now."))
-    holds_save = False
     for form in forms_for(game.state, player):
         if form.kind != "night":
             continue
         value = posted.field(fields, form.key)
         if form.key == "save":
-            holds_save = True
             if value in ("yes", "on", "1"):
                 if not form.targets:  # a page drawn before the pack changed its mind
                     raise FamilyError(_("Nobody is attacked tonight: there is nobody to save."))
@@ -55,12 +53,8 @@ def _night(
             choice[form.key] = target
     raw, game = send(raw, game, NightAction(player, choice))
     # Not done while their own choices keep the night from ending (a split pack): only the
-    # sender's flag moves, whatever their choice does to the others' (done_players). Nor while
-    # they hold an antidote and the pack has not chosen yet: the night must not end on the
-    # pack's choice before the witch has seen its victim (docs/rules.md 10, the witch).
-    waits_for_pack = holds_save and pack_to_choose(raw, game)
-    done = player not in unsettled(game) and not waits_for_pack
-    return marked_done(raw, player, done=done), game
+    # sender's flag moves, whatever their choice does to the others' (done_players).
+    return marked_done(raw, player, done=player not in unsettled(game)), game
 
 
 def _vote(
