@@ -67,7 +67,8 @@ def _back(code: str) -> HttpResponse:
 
 @require_POST
 def subscribe(request: HttpRequest, code: str) -> HttpResponse:
-    """The seat's choice: an address (empty: no e-mails), a reminder, quiet hours, its zone."""
+    """The seat's choice: an address (empty: no e-mails), direct messages from the chat bot
+    (a linked seat only), a reminder, quiet hours, its zone."""
     table, seat = table_and_seat(request, code)
     if table is None or seat is None:
         return no_table(request)
@@ -83,11 +84,15 @@ def subscribe(request: HttpRequest, code: str) -> HttpResponse:
         remind = _remind(request.POST.get("remind"))
         quiet = (_hour(request.POST.get("quiet_from")), _hour(request.POST.get("quiet_to")))
         zone = _zone(request.POST.get("time_zone"))
+        chat_dm = request.POST.get("chat_dm") == "on"
+        if chat_dm and owed.chat_service(seat.pk) is None:
+            raise BadForm(_("Link your seat to the chat bot first: its page shows how."))
     except BadForm as error:
         return message_page(request, _("Notices not changed"), str(error), 400)
     with transaction.atomic():
         subscription, _created = Subscription.objects.select_for_update().get_or_create(seat=seat)
         subscription.email = email
+        subscription.chat_dm = chat_dm
         subscription.remind_minutes = remind
         subscription.quiet_from, subscription.quiet_to = quiet
         subscription.time_zone = zone

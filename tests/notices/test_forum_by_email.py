@@ -1,6 +1,7 @@
 """A forum game (rules/001, 48 hours a phase) played to its end with a moved clock, its players
 told by e-mail through a real SMTP server (aiosmtpd), and one by Web Push through a push
-service on this machine: each message expected is received once,
+service on this machine, and one by direct message from the chat bot too (the relay pass of a
+chat service in memory, tests/chatbot/helpers.py): each message expected is received once,
 through a sender that dies in the middle of a send and a fresh one after it; quiet hours hold a
 reminder until they end; an unsubscribe link stops a player's e-mails; a refused address is
 dropped; and no message holds anything another seat could not see."""
@@ -18,8 +19,11 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.core.mail import EmailMessage
 
+from games.chatbot.models import ChatAccount, SeatLink
 from games.notices.models import Notice, PushDevice, Subscription
 from games.tables import services
+from tests.chatbot.helpers import SERVICE as CHAT
+from tests.chatbot.helpers import FakeChat
 from tests.factories import fixed_shuffle, new_client
 
 from .conftest import Inbox
@@ -95,6 +99,12 @@ def test_a_forum_game_told_by_email_once_each(smtp: Inbox, push_service: PushSer
     # Fay's phone takes push notifications as well.
     phone = push_service.subscription("fay-phone")
     PushDevice.objects.create(seat=forum.seats["Fay"], endpoint=phone["endpoint"], **phone["keys"])
+    # Dan's seat is linked to a chat account, and he wants his notices there too; the bot's
+    # relay runs with every pass (it would be a process of its own).
+    chat = FakeChat()
+    dan = ChatAccount.objects.create(service=CHAT, user_id=chat.user_id("Dan"), name="Dan")
+    SeatLink.objects.create(seat=forum.seats["Dan"], account=dan)
+    Subscription.objects.filter(seat=forum.seats["Dan"]).update(chat_dm=True)
     code = forum.table.code
 
     # Ben unsubscribes with the link of his first e-mail, one click, no login.
@@ -104,6 +114,7 @@ def test_a_forum_game_told_by_email_once_each(smtp: Inbox, push_service: PushSer
     def watching_pass(now: datetime) -> int:
         nonlocal unsubscribed
         sent = real_pass(now)
+        chat.deliver(now)
         if not unsubscribed and smtp.to(forum.address("Ben")):
             first = text_of(smtp.to(forum.address("Ben"))[0])
             link = re.search(r"https://moderator.example.org(/notices/unsubscribe/\S+)", first)
@@ -149,6 +160,15 @@ def test_a_forum_game_told_by_email_once_each(smtp: Inbox, push_service: PushSer
     assert sorted(pushed) == sorted(m["Subject"] for m in smtp.to(forum.address("Fay")))
     for _name, body, _claims in push_service.received:
         assert not [w for w in ROLE_WORDS if w in json.dumps(body).lower()], body
+
+    # Dan's direct messages: the same notices, once each (among the game's own letters to a
+    # linked seat, which do not end with the notices' footer), with nothing secret.
+    notes = [m for m in chat.inbox["Dan"] if "untick them on your seat's page" in m]
+    titles = [m.split("\n", 1)[0].strip("*") for m in notes]
+    assert len(titles) >= 5
+    assert sorted(titles) == sorted(m["Subject"] for m in smtp.to(forum.address("Dan")))
+    for note in notes:
+        assert not [w for w in ROLE_WORDS if w in note.lower()], note
 
     # Ben: what came before his click, then nothing.
     ben = smtp.to(forum.address("Ben"))
