@@ -236,7 +236,19 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 @require_GET
 def manifest(request: HttpRequest) -> JsonResponse:
     """The web app manifest: the app installs to a phone's home screen and opens full screen."""
-    icon = static("favicon.svg")
+    # The PNGs phones need (bin/app-icons draws them from favicon.svg): Android's 192 and 512
+    # pixel icons, and a maskable one it may cut to its own shape; the SVG for any other size.
+    icons: list[dict[str, str]] = [
+        {"src": static("favicon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        {"src": static("app/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+        {"src": static("app/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+        {
+            "src": static("app/icon-maskable-512.png"),
+            "sizes": "512x512",
+            "type": "image/png",
+            "purpose": "maskable",
+        },
+    ]
     response = JsonResponse(
         {
             "name": _("One Night"),
@@ -246,7 +258,7 @@ def manifest(request: HttpRequest) -> JsonResponse:
             "display": "standalone",
             "background_color": "#1d1b2f",
             "theme_color": "#1d1b2f",
-            "icons": [{"src": icon, "sizes": "any", "type": "image/svg+xml"}],
+            "icons": icons,
         },
         content_type="application/manifest+json",
     )
