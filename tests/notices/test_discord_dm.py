@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import discord
 import discord.ext.test as dpytest
 import pytest
 from asgiref.sync import sync_to_async
+from discord.ext.test import backend
 from django.urls import reverse
 
 from games.chatbot.discord_bot import WerewolfBot
@@ -27,7 +29,11 @@ from tests.factories import fixed_shuffle, new_client
 
 from .forum import START, Forum, open_forum
 
-ROLE_WORDS = ("werewolf", "wolf", "seer", "protector", "lunatic", "villager", "pack", "role")
+# Roles, sides and night actions of rules/001: none may appear in a notice.
+ROLE_WORDS = (
+    *("werewolf", "wolf", "seer", "protect", "lunatic", "village", "pack", "role"),
+    *("affiliation", "investigat", "kill", "target", "eliminat"),
+)
 PARIS = ZoneInfo("Europe/Paris")
 FOOTER = "untick them on your seat's page"
 
@@ -169,3 +175,60 @@ async def test_the_bot_sends_each_notice_once_even_after_being_down(bot: Werewol
     assert notices(_direct_messages()) == []
     rows = await sync_to_async(list)(Notice.objects.order_by("pk").values_list("kind", "dropped"))
     assert rows[-1] == ("phase", "unsubscribed") and len(rows) == 3
+
+
+_SEND = backend.FakeHttp.send_message
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_closed_direct_messages_drop_the_notice_and_an_outage_keeps_it(
+    bot: WerewolfBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord failing for now (500) leaves the notice owed for the next pass; a member whose
+    direct messages are closed to the bot (403) has it dropped, not tried forever."""
+    answer: dict[str, int] = {"status": 200}
+
+    async def send_message(http: backend.FakeHttp, channel_id: int, **kwargs: Any) -> Any:
+        # dpytest reads the channel from its caller's locals: discord.py's, then this frame's.
+        channel = backend._get_higher_locs(1)["channel"]  # noqa: F841
+        if answer["status"] == 403:
+            raise discord.Forbidden(backend.FakeRequest(403, "Cannot send to this user"), "no")
+        if answer["status"] == 500:
+            raise discord.HTTPException(backend.FakeRequest(500, "Server Error"), "down")
+        return await _SEND(http, channel_id, **kwargs)
+
+    monkeypatch.setattr(backend.FakeHttp, "send_message", send_message)
+    forum = await sync_to_async(open_forum)()
+    code = forum.table.code
+    member = dpytest.get_config().members[0]
+    secret = await sync_to_async(link_code)(forum.seats["Ann"])
+    await dpytest.message(f"!link {code} {secret}", channel=await member.create_dm(), member=member)
+    _direct_messages()
+
+    def choose_and_start() -> datetime:
+        subscription = Subscription(seat=forum.seats["Ann"], chat_dm=True, time_zone="UTC")
+        owed.baseline(subscription, START)
+        subscription.save()
+        with fixed_shuffle():
+            services.table_start(host=forum.seats["Ann"], now=START)
+        deadline = forum.refresh().deadline
+        assert deadline is not None
+        return deadline
+
+    deadline = await sync_to_async(choose_and_start)()
+    answer["status"] = 500
+    await bot.relay_once(now=START)
+    assert _direct_messages() == []
+    waiting = await sync_to_async(Notice.objects.get)(seat=forum.seats["Ann"])
+    assert (waiting.sent_at, waiting.dropped) == (None, "")
+    answer["status"] = 200
+    await bot.relay_once(now=START)
+    assert len([t for t in _direct_messages() if FOOTER in t]) == 1
+
+    answer["status"] = 403
+    await bot.relay_once(now=deadline)  # the bot fires the deadline: the next step's notice
+    answer["status"] = 200
+    await bot.relay_once(now=deadline)
+    assert [t for t in _direct_messages() if FOOTER in t] == []
+    rows = await sync_to_async(list)(Notice.objects.order_by("pk").values_list("kind", "dropped"))
+    assert rows == [("phase", ""), ("phase", "refused")]

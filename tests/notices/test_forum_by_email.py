@@ -32,7 +32,11 @@ from .pushservice import PushService
 
 pytestmark = pytest.mark.django_db
 
-ROLE_WORDS = ("werewolf", "wolf", "seer", "protector", "lunatic", "villager", "pack", "role")
+# Roles, sides and night actions of rules/001: none may appear in a notice.
+ROLE_WORDS = (
+    *("werewolf", "wolf", "seer", "protect", "lunatic", "village", "pack", "role"),
+    *("affiliation", "investigat", "kill", "target", "eliminat"),
+)
 PARIS = ZoneInfo("Europe/Paris")
 
 
@@ -179,7 +183,13 @@ def test_a_forum_game_told_by_email_once_each(smtp: Inbox, push_service: PushSer
         local = notice.sent_at.astimezone(PARIS)
         assert local.hour == (15 if notice.seat_id == forum.seats["Eve"].pk else 13), notice
 
-    # Every message, read: the game's public words only, and a one-click unsubscribe.
+    # Every message, read: the game's public words only, and a one-click unsubscribe. No role,
+    # and no player named (a notice tells a seat its own news only; links set aside, whose
+    # signatures could spell a name by chance).
+    pushed_texts = [json.dumps(body) for _name, body, _claims in push_service.received]
+    for text in [f"{m['Subject']}\n{text_of(m)}" for m in smtp.messages] + pushed_texts + notes:
+        words = set(re.findall(r"\w+", re.sub(r"https?://\S+", "", text)))
+        assert not words & set(NAMES), text
     for message in smtp.messages:
         text = f"{message['Subject']}\n{text_of(message)}".lower()
         assert not [w for w in ROLE_WORDS if w in text], text
