@@ -287,25 +287,26 @@ class WerewolfBot(discord.Client):
 
     # --- Messages out ----------------------------------------------------------------------------
 
-    async def relay_once(self) -> int:
-        """Send what the database says is owed; the number of messages sent."""
+    async def relay_once(self, now: datetime | None = None) -> int:
+        """Send what the database says is owed (at `now`, by default the clock's); the number
+        of messages sent."""
         async with self._relay_lock:
             if self.holder and not await sync_to_async(relay.claim)(SERVICE, self.holder):
                 log.error("another bot process holds this token's lock: stopping")
                 await self.close()
                 return 0
-            await sync_to_async(relay.catch_up)()
+            await sync_to_async(relay.catch_up)(now)
             await discord_rooms.sync(self, SERVICE)
-            items = await sync_to_async(relay.pending)(SERVICE)
+            items = await sync_to_async(relay.pending)(SERVICE, now)
             count = 0
             batch: list[relay.Outgoing] = []
             for item in items:
                 if batch and not self._joins(batch[-1], item):
-                    count += await self._send_batch(batch)
+                    count += await self._send_batch(batch, now)
                     batch = []
                 batch.append(item)
             if batch:
-                count += await self._send_batch(batch)
+                count += await self._send_batch(batch, now)
             return count
 
     @staticmethod
@@ -319,10 +320,11 @@ class WerewolfBot(discord.Client):
             and item.mark[0] in ("line", "side")
         )
 
-    async def _send_batch(self, batch: list[relay.Outgoing]) -> int:
+    async def _send_batch(self, batch: list[relay.Outgoing], now: datetime | None = None) -> int:
         texts = [shown(item) for item in batch if item.text]
         sent = 0
         first = batch[0]
+        given_up = ""  # why what was owed is not sent and will not be (a notice records it)
         if texts:
             try:
                 target = await self._target(first)
@@ -333,15 +335,17 @@ class WerewolfBot(discord.Client):
                     sent += 1
             except discord.NotFound:
                 log.warning("%s is gone: giving up what was owed to it", first.to)
+                given_up = "gone"
             except discord.Forbidden:
                 log.warning("may not write to %s (private: %s)", first.to, first.private)
+                given_up = "refused"
                 if first.private:
                     await self._cannot_reach(first)
             except discord.HTTPException as error:
                 log.warning("sending to %s failed (%s): will try again", first.to, error)
                 return sent
         for item in batch:
-            await sync_to_async(relay.sent)(item)
+            await sync_to_async(relay.sent)(item, given_up, now)
         return sent
 
     async def _cannot_reach(self, item: relay.Outgoing) -> None:

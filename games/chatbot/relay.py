@@ -19,6 +19,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.notices import owed as notices_owed
+from games.notices import sender as notices_sender
+from games.notices.models import Subscription
 from games.tables import services
 from games.tables.family import Tap, family_named
 from games.tables.models import ChatLine, Stage
@@ -105,6 +108,9 @@ def pending(service: str, now: datetime | None = None) -> list[Outgoing]:
                 when = table.deadline if "{when}" in letter.text else None
                 user = link.account.user_id
                 out.append(Outgoing(True, user, letter.text, mark, when, menus=letter.menus))
+    # The notices a seat chose to have by direct message (games/notices, issue 41 item 1).
+    for notice, user, text in notices_sender.chat_notices_due(service, now):
+        out.append(Outgoing(True, user, text, ("notice", notice.pk, "")))
     channels = GameChannel.objects.filter(service=service, done=False).exclude(
         table__finished_at__lt=now - AFTER_GAME
     )
@@ -142,6 +148,8 @@ def _reminder(link: SeatLink, now: datetime) -> Outgoing | None:
     info = table_info(table)
     if not family_named(table.family).panel(info, seat_info(link.seat), now).attention:
         return None
+    if Subscription.objects.filter(seat_id=link.seat_id, chat_dm=True).exists():
+        return None  # the seat chose its notices by DM: its own reminder time and quiet hours
     # Translators: {when} is the deadline as the chat service shows it: keep it as it is.
     text = _("Game %(code)s: you have not acted yet in this step, which ends {when}.") % {
         "code": table.code
@@ -190,9 +198,13 @@ def _channel_posts(game: GameChannel, service: str, now: datetime) -> list[Outgo
 
 
 @transaction.atomic
-def sent(item: Outgoing) -> None:
-    """Record `item` as delivered (or as given up: a user who refuses private messages)."""
+def sent(item: Outgoing, given_up: str = "", now: datetime | None = None) -> None:
+    """Record `item` as delivered (or as given up, saying why: a user who refuses private
+    messages)."""
     kind, pk, key = item.mark
+    if kind == "notice":
+        notices_sender.chat_sent(pk, now or timezone.now(), given_up)
+        return
     if kind == "seat":
         link = SeatLink.objects.select_for_update().filter(pk=pk).first()
         if link is not None and key not in link.told:
@@ -215,8 +227,12 @@ def sent(item: Outgoing) -> None:
 
 
 def catch_up(now: datetime | None = None) -> list[str]:
-    """Fire any passed deadline (the app's clock does too; whoever notices first wins, once)."""
-    return services.advance_due_tables(now=now)
+    """Fire any passed deadline (the app's clock does too; whoever notices first wins, once),
+    then store the notices owed now (the servers' notice loops do too; each is stored once):
+    a notice by direct message is owed even while no web server runs."""
+    moved = services.advance_due_tables(now=now)
+    notices_owed.scan(now)
+    return moved
 
 
 # --- Messages the bot handled, so a restart reads the ones it missed -----------------------------

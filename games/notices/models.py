@@ -13,6 +13,10 @@ PHASE, REMINDER, DIED, ENDED = "phase", "reminder", "died", "ended"
 KINDS = (PHASE, REMINDER, DIED, ENDED)
 EMAIL = "email"
 PUSH = "push"  # the browser's push notifications (Web Push: RFC 8030, 8291, 8292)
+# Sent by this app's own server processes (sender.py). A notice by chat direct message has the
+# chat service's name as its channel ("discord") and is sent by that service's bot process
+# (games/chatbot/relay.py), never by the servers.
+WEB_CHANNELS = (EMAIL, PUSH)
 
 
 class TableDefaults(models.Model):
@@ -45,6 +49,9 @@ class Subscription(models.Model):
     # The address the player asked from (https://host): the links in their e-mails, unless
     # the site's own address is set (settings.SITE_URL).
     site = models.CharField(max_length=200, blank=True, default="")
+    # By direct message from the chat bot, to the chat account the seat is linked to
+    # (games/chatbot: SeatLink); only offered while the seat is linked.
+    chat_dm = models.BooleanField(default=False)
     told = models.JSONField(default=list, blank=True)
     seen_version = models.PositiveBigIntegerField(default=0)
     # When a reminder of the current deadline is due (owed.py keeps it): the sender's scan

@@ -27,6 +27,7 @@ from django.urls import reverse
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
+from games.chatbot.models import SeatLink
 from games.tables.family import family_named
 from games.tables.models import Seat, Stage, Table
 from games.tables.reads import seat_info, table_info
@@ -186,6 +187,24 @@ def baseline(subscription: Subscription, now: datetime | None = None) -> None:
         subscription.remind_at = when  # a reminder due already: the next scan owes it
 
 
+def chat_service(seat_id: int) -> str | None:
+    """The chat service ("discord") the seat is linked to, if it is: where its notices by
+    direct message go (its bot sends them)."""
+    link = SeatLink.objects.filter(seat_id=seat_id).values_list("account__service", flat=True)
+    return link.first()
+
+
+def channels_of(subscription: Subscription) -> list[str]:
+    """The channels the seat's notices go by now: e-mail, push, its chat service's DMs."""
+    channels = [EMAIL] if subscription.wants_email else []
+    if PushDevice.objects.filter(seat_id=subscription.seat_id).exists():
+        channels.append(PUSH)
+    service = chat_service(subscription.seat_id) if subscription.chat_dm else None
+    if service is not None:
+        channels.append(service)
+    return channels
+
+
 def scan(now: datetime | None = None) -> int:
     """Store every notice owed now; how many. Safe in any number of processes at once."""
     when = now or timezone.now()
@@ -215,9 +234,7 @@ def _scan_one(subscription_id: int, now: datetime) -> int:
     seats = list(table.seats.order_by("position"))
     told = set(subscription.told)
     fresh = [o for o in owed_now(subscription, table, seats, now) if o.key not in told]
-    channels = [EMAIL] if subscription.wants_email else []
-    if PushDevice.objects.filter(seat_id=subscription.seat_id).exists():
-        channels.append(PUSH)
+    channels = channels_of(subscription)
     step = step_of(table)
     Notice.objects.bulk_create(
         [

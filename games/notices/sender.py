@@ -30,12 +30,22 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from games.chatbot.models import SeatLink
 from games.tables.models import Move, Table
 
 from . import push
 from .links import unsubscribe_path
-from .models import EMAIL, PHASE, PUSH, REMINDER, Notice, PushDevice, Subscription
-from .owed import site_root, step_of
+from .models import (
+    EMAIL,
+    PHASE,
+    PUSH,
+    REMINDER,
+    WEB_CHANNELS,
+    Notice,
+    PushDevice,
+    Subscription,
+)
+from .owed import chat_service, site_root, step_of
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +54,10 @@ RETRY_AFTER = timedelta(minutes=5)
 CLAIM = timedelta(minutes=10)  # longer than any one send may take (settings.EMAIL_TIMEOUT)
 
 
-def _pending(now: datetime) -> QuerySet[Notice]:
-    return Notice.objects.filter(sent_at=None, dropped="", due_at__lte=now).order_by("due_at", "id")
+def _pending(now: datetime, channels: tuple[str, ...] = WEB_CHANNELS) -> QuerySet[Notice]:
+    """The notices due by `channels` (by default those this app's servers send)."""
+    due = Notice.objects.filter(sent_at=None, dropped="", due_at__lte=now, channel__in=channels)
+    return due.order_by("due_at", "id")
 
 
 def send_due(now: datetime | None = None, limit: int = 100) -> int:
@@ -127,6 +139,11 @@ def _stale(notice: Notice, subscription: Subscription | None) -> str:
         return "unsubscribed"
     if notice.channel == PUSH and not PushDevice.objects.filter(seat_id=notice.seat_id).exists():
         return "unsubscribed"
+    if notice.channel not in WEB_CHANNELS:
+        if not subscription.chat_dm:
+            return "unsubscribed"
+        if chat_service(notice.seat_id) != notice.channel:
+            return "unlinked"
     if notice.kind in (PHASE, REMINDER):
         table = Table.objects.filter(seats__pk=notice.seat_id).first()
         if table is None or step_of(table) != notice.step:
@@ -157,3 +174,40 @@ def _email(notice: Notice, subscription: Subscription) -> None:
         },
     )
     message.send(fail_silently=False)
+
+
+# --- By chat direct message: sent by the chat service's bot process ----------------------------
+#
+# The bot is a process of its own (games/chatbot), one per chat service (relay.claim). Its relay
+# pass asks for the notices due by its service's direct messages, sends each, and marks it sent
+# (`chat_sent`, one conditional update: a notice is marked once). Nothing is held for it in
+# memory: a notice owed while the bot is down stays owed in the database and goes out when it
+# starts (held through quiet hours, or dropped if the game has moved on since, as by e-mail).
+
+
+def chat_notices_due(service: str, now: datetime) -> list[tuple[Notice, str, str]]:
+    """The notices due now by `service`'s direct messages: each with the chat account's id it
+    goes to and its text. A notice that should no longer go out is dropped here."""
+    out: list[tuple[Notice, str, str]] = []
+    for notice in _pending(now, (service,))[:100]:
+        subscription = Subscription.objects.filter(seat_id=notice.seat_id).first()
+        reason = _stale(notice, subscription)
+        user_id = (
+            SeatLink.objects.filter(seat_id=notice.seat_id, account__service=service)
+            .values_list("account__user_id", flat=True)
+            .first()
+        )
+        if reason or subscription is None or user_id is None:
+            _save(notice, dropped=reason or "unlinked")
+            continue
+        with translation.override(subscription.language or settings.LANGUAGE_CODE):
+            footer = _("No more of these messages: untick them on your seat's page.")
+        out.append((notice, user_id, f"**{notice.subject}**\n\n{notice.body}\n\n{footer}"))
+    return out
+
+
+def chat_sent(notice_id: int, now: datetime, given_up: str = "") -> bool:
+    """Record a notice the bot sent (or gave up: the member takes no direct messages); False
+    if it was recorded already."""
+    fields: dict[str, object] = {"dropped": given_up[:64]} if given_up else {"sent_at": now}
+    return bool(Notice.objects.filter(pk=notice_id, sent_at=None, dropped="").update(**fields))

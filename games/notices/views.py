@@ -67,7 +67,8 @@ def _back(code: str) -> HttpResponse:
 
 @require_POST
 def subscribe(request: HttpRequest, code: str) -> HttpResponse:
-    """The seat's choice: an address (empty: no e-mails), a reminder, quiet hours, its zone."""
+    """The seat's choice: an address (empty: no e-mails), direct messages from the chat bot
+    (a linked seat only), a reminder, quiet hours, its zone."""
     table, seat = table_and_seat(request, code)
     if table is None or seat is None:
         return no_table(request)
@@ -83,11 +84,15 @@ def subscribe(request: HttpRequest, code: str) -> HttpResponse:
         remind = _remind(request.POST.get("remind"))
         quiet = (_hour(request.POST.get("quiet_from")), _hour(request.POST.get("quiet_to")))
         zone = _zone(request.POST.get("time_zone"))
+        chat_dm = request.POST.get("chat_dm") == "on"
+        if chat_dm and owed.chat_service(seat.pk) is None:
+            raise BadForm(_("Link your seat to the chat bot first: its page shows how."))
     except BadForm as error:
         return message_page(request, _("Notices not changed"), str(error), 400)
     with transaction.atomic():
         subscription, _created = Subscription.objects.select_for_update().get_or_create(seat=seat)
         subscription.email = email
+        subscription.chat_dm = chat_dm
         subscription.remind_minutes = remind
         subscription.quiet_from, subscription.quiet_to = quiet
         subscription.time_zone = zone
@@ -231,7 +236,19 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 @require_GET
 def manifest(request: HttpRequest) -> JsonResponse:
     """The web app manifest: the app installs to a phone's home screen and opens full screen."""
-    icon = static("favicon.svg")
+    # The PNGs phones need (bin/app-icons draws them from favicon.svg): Android's 192 and 512
+    # pixel icons, and a maskable one it may cut to its own shape; the SVG for any other size.
+    icons: list[dict[str, str]] = [
+        {"src": static("favicon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        {"src": static("app/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+        {"src": static("app/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+        {
+            "src": static("app/icon-maskable-512.png"),
+            "sizes": "512x512",
+            "type": "image/png",
+            "purpose": "maskable",
+        },
+    ]
     response = JsonResponse(
         {
             "name": _("One Night"),
@@ -241,7 +258,7 @@ def manifest(request: HttpRequest) -> JsonResponse:
             "display": "standalone",
             "background_color": "#1d1b2f",
             "theme_color": "#1d1b2f",
-            "icons": [{"src": icon, "sizes": "any", "type": "image/svg+xml"}],
+            "icons": icons,
         },
         content_type="application/manifest+json",
     )

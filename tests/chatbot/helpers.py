@@ -62,7 +62,7 @@ class FakeChat:
                     self.inbox[ids.get(item.to, item.to)].append(text)
                 else:
                     self.channels[item.to].append(text)
-            relay.sent(item)
+            relay.sent(item, now=now)
         return len(items)
 
     def _names(self) -> set[str]:

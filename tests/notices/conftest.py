@@ -3,6 +3,7 @@ forum game (rules/001, 48 hours a phase) whose seats ask for e-mails."""
 
 from __future__ import annotations
 
+import asyncio
 import email
 import socket
 import threading
@@ -26,6 +27,12 @@ def free_port() -> int:
 
 
 @dataclass
+class Held:
+    arrived: threading.Event = field(default_factory=threading.Event)
+    release: threading.Event = field(default_factory=threading.Event)
+
+
+@dataclass
 class Inbox:
     """What the SMTP server received, message by message. Addresses at refused.example are
     refused outright (550); while `busy`, every message is turned away for now (421)."""
@@ -33,6 +40,9 @@ class Inbox:
     messages: list[EmailMessage] = field(default_factory=list)
     busy: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # A slow mail server: while `held` is set, each message's DATA says so in `arrived` and
+    # waits for `held.release` before it is accepted.
+    held: Held | None = None
 
     async def handle_RCPT(
         self, server: Any, session: Any, envelope: Any, address: str, options: Any
@@ -43,6 +53,9 @@ class Inbox:
         return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if self.held is not None:
+            self.held.arrived.set()
+            await asyncio.get_running_loop().run_in_executor(None, self.held.release.wait)
         if self.busy:
             return "421 4.3.2 Try again later"
         message = email.message_from_bytes(envelope.content, policy=default)

@@ -1,6 +1,7 @@
 """A forum game (rules/001, 48 hours a phase) played to its end with a moved clock, its players
 told by e-mail through a real SMTP server (aiosmtpd), and one by Web Push through a push
-service on this machine: each message expected is received once,
+service on this machine, and one by direct message from the chat bot too (the relay pass of a
+chat service in memory, tests/chatbot/helpers.py): each message expected is received once,
 through a sender that dies in the middle of a send and a fresh one after it; quiet hours hold a
 reminder until they end; an unsubscribe link stops a player's e-mails; a refused address is
 dropped; and no message holds anything another seat could not see."""
@@ -18,8 +19,11 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.core.mail import EmailMessage
 
+from games.chatbot.models import ChatAccount, SeatLink
 from games.notices.models import Notice, PushDevice, Subscription
 from games.tables import services
+from tests.chatbot.helpers import SERVICE as CHAT
+from tests.chatbot.helpers import FakeChat
 from tests.factories import fixed_shuffle, new_client
 
 from .conftest import Inbox
@@ -28,7 +32,11 @@ from .pushservice import PushService
 
 pytestmark = pytest.mark.django_db
 
-ROLE_WORDS = ("werewolf", "wolf", "seer", "protector", "lunatic", "villager", "pack", "role")
+# Roles, sides and night actions of rules/001: none may appear in a notice.
+ROLE_WORDS = (
+    *("werewolf", "wolf", "seer", "protect", "lunatic", "village", "pack", "role"),
+    *("affiliation", "investigat", "kill", "target", "eliminat"),
+)
 PARIS = ZoneInfo("Europe/Paris")
 
 
@@ -95,6 +103,12 @@ def test_a_forum_game_told_by_email_once_each(smtp: Inbox, push_service: PushSer
     # Fay's phone takes push notifications as well.
     phone = push_service.subscription("fay-phone")
     PushDevice.objects.create(seat=forum.seats["Fay"], endpoint=phone["endpoint"], **phone["keys"])
+    # Dan's seat is linked to a chat account, and he wants his notices there too; the bot's
+    # relay runs with every pass (it would be a process of its own).
+    chat = FakeChat()
+    dan = ChatAccount.objects.create(service=CHAT, user_id=chat.user_id("Dan"), name="Dan")
+    SeatLink.objects.create(seat=forum.seats["Dan"], account=dan)
+    Subscription.objects.filter(seat=forum.seats["Dan"]).update(chat_dm=True)
     code = forum.table.code
 
     # Ben unsubscribes with the link of his first e-mail, one click, no login.
@@ -104,6 +118,7 @@ def test_a_forum_game_told_by_email_once_each(smtp: Inbox, push_service: PushSer
     def watching_pass(now: datetime) -> int:
         nonlocal unsubscribed
         sent = real_pass(now)
+        chat.deliver(now)
         if not unsubscribed and smtp.to(forum.address("Ben")):
             first = text_of(smtp.to(forum.address("Ben"))[0])
             link = re.search(r"https://moderator.example.org(/notices/unsubscribe/\S+)", first)
@@ -150,6 +165,15 @@ def test_a_forum_game_told_by_email_once_each(smtp: Inbox, push_service: PushSer
     for _name, body, _claims in push_service.received:
         assert not [w for w in ROLE_WORDS if w in json.dumps(body).lower()], body
 
+    # Dan's direct messages: the same notices, once each (among the game's own letters to a
+    # linked seat, which do not end with the notices' footer), with nothing secret.
+    notes = [m for m in chat.inbox["Dan"] if "untick them on your seat's page" in m]
+    titles = [m.split("\n", 1)[0].strip("*") for m in notes]
+    assert len(titles) >= 5
+    assert sorted(titles) == sorted(m["Subject"] for m in smtp.to(forum.address("Dan")))
+    for note in notes:
+        assert not [w for w in ROLE_WORDS if w in note.lower()], note
+
     # Ben: what came before his click, then nothing.
     ben = smtp.to(forum.address("Ben"))
     assert len(ben) == 1 and not Subscription.objects.get(seat=forum.seats["Ben"]).email
@@ -159,7 +183,13 @@ def test_a_forum_game_told_by_email_once_each(smtp: Inbox, push_service: PushSer
         local = notice.sent_at.astimezone(PARIS)
         assert local.hour == (15 if notice.seat_id == forum.seats["Eve"].pk else 13), notice
 
-    # Every message, read: the game's public words only, and a one-click unsubscribe.
+    # Every message, read: the game's public words only, and a one-click unsubscribe. No role,
+    # and no player named (a notice tells a seat its own news only; links set aside, whose
+    # signatures could spell a name by chance).
+    pushed_texts = [json.dumps(body) for _name, body, _claims in push_service.received]
+    for text in [f"{m['Subject']}\n{text_of(m)}" for m in smtp.messages] + pushed_texts + notes:
+        words = set(re.findall(r"\w+", re.sub(r"https?://\S+", "", text)))
+        assert not words & set(NAMES), text
     for message in smtp.messages:
         text = f"{message['Subject']}\n{text_of(message)}".lower()
         assert not [w for w in ROLE_WORDS if w in text], text

@@ -19,10 +19,10 @@ from django.utils import timezone
 from games.notices import links, owed, sender
 from games.notices.models import Notice, Subscription, TableDefaults
 from games.tables import services
-from games.tables.models import ChatLine, Seat
+from games.tables.models import ChatLine, Move, Seat
 from tests.factories import fixed_shuffle, new_client
 
-from .conftest import Inbox
+from .conftest import Held, Inbox
 from .forum import HOURS, START, Forum, notice_pass, open_forum, subscribe, wolf_kill
 
 
@@ -186,6 +186,42 @@ def test_two_senders_at_once_send_each_notice_once(smtp: Inbox) -> None:
     assert sender.send_due(START + timedelta(days=3)) == 0
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_slow_mail_server_holds_up_no_move(smtp: Inbox) -> None:
+    """While a sender waits on the mail server, in the middle of a send, a player's move goes
+    through (issue 41 item 3): the sender holds no transaction a move would wait for."""
+    forum = open_forum()
+    for name in forum.seats:
+        subscribe(forum, name, remind_minutes=0, zone="UTC")
+    with fixed_shuffle():
+        services.table_start(host=forum.seats["Ann"], now=START)
+    made = owed.scan(START)
+    assert made == len(forum.seats)  # Night 1 begins for all seven
+    smtp.held = Held()
+    sent: list[int] = []
+
+    def one_sender() -> None:
+        try:
+            sent.append(sender.send_due(START))
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=one_sender)
+    thread.start()
+    try:
+        assert smtp.held.arrived.wait(timeout=60)  # the first message is in the middle of DATA
+        roles = forum.roles()
+        wolf = next(n for n, r in roles.items() if r == "werewolf")
+        prey = next(n for n, r in roles.items() if r == "villager")
+        wolf_kill(forum, wolf, prey, START + HOURS)  # would fail if the sender held the database
+        assert Move.objects.filter(seat=forum.seats[wolf], kind="night").exists()
+        assert smtp.messages == []  # still held
+    finally:
+        smtp.held.release.set()
+        thread.join()
+    assert sent == [made] and len(smtp.messages) == made
+
+
 @pytest.mark.django_db
 def test_a_server_that_turns_messages_away_is_tried_again_then_given_up(smtp: Inbox) -> None:
     forum = started()
@@ -303,3 +339,16 @@ def test_a_reminder_held_through_quiet_hours_is_dropped_once_the_seat_has_acted(
     held.refresh_from_db()
     assert (held.sent_at, held.dropped) == (None, "acted")
     assert smtp.messages == []
+
+
+@pytest.mark.django_db
+def test_a_reminder_whose_deadline_falls_in_quiet_hours_goes_at_once(smtp: Inbox) -> None:
+    forum = started()
+    # Paris: quiet from noon to eight in the evening; the night ends at 19:00, inside them, so
+    # the reminder due at 13:00 cannot wait for 20:00.
+    subscribe(forum, "Cat", quiet=(12, 20))
+    reminder_time = START + timedelta(hours=42)
+    assert notice_pass(reminder_time) == 1
+    (message,) = smtp.to(forum.address("Cat"))
+    assert message["Subject"] == f"Game {forum.table.code}: Night 1 ends soon"
+    assert Notice.objects.get(kind="reminder").sent_at == reminder_time

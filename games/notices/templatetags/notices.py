@@ -17,6 +17,7 @@ from games.notices.views import REMIND_CHOICES
 from games.tables.models import Seat
 
 register = template.Library()
+CHAT_SERVICES = {"discord": "Discord"}  # a chat service's name as players know it
 
 
 @register.inclusion_tag("notices/box.html", takes_context=True)
@@ -34,6 +35,8 @@ def notices_box(context: Any, page: Any) -> dict[str, Any]:
             "notices__quiet_from",
             "notices__quiet_to",
             "notices__time_zone",
+            "notices__chat_dm",
+            "chat_link__account__service",
             "table__notice_defaults__id",
             "table__notice_defaults__remind_minutes",
             "table__notice_defaults__quiet_from",
@@ -49,6 +52,7 @@ def notices_box(context: Any, page: Any) -> dict[str, Any]:
             quiet_to=row["table__notice_defaults__quiet_to"],
         )
     mine = row.get("notices__id") is not None
+    service = row.get("chat_link__account__service") or ""
     return {
         "show": True,
         "page": page,
@@ -61,6 +65,9 @@ def notices_box(context: Any, page: Any) -> dict[str, Any]:
         "quiet_from": row["notices__quiet_from"] if mine else fallback.quiet_from,
         "quiet_to": row["notices__quiet_to"] if mine else fallback.quiet_to,
         "time_zone": row["notices__time_zone"] if mine else "",
+        # Direct messages from the chat bot: offered to a seat linked to a chat account.
+        "chat_service": CHAT_SERVICES.get(service, service) if service else "",
+        "chat_dm": bool(row["notices__chat_dm"]) if mine else False,
         "defaults": fallback,
         "remind_choices": [(m, m // 60) for m in REMIND_CHOICES],
         "hours": range(24),

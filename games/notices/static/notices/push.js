@@ -54,7 +54,8 @@
         say(box.dataset.sayOn || "");
       }).catch(function (error) {
         box.dataset.pushState = "failed";
-        say((box.dataset.sayFailed || "") + " " + (error && error.message ? error.message : ""));
+        var why = error && error.message ? error.message.replace(/\.?$/, ".") : "";
+        say([box.dataset.sayFailed || "", why, box.dataset.sayRetry || ""].join(" ").trim());
       });
     });
   }
