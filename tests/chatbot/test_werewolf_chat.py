@@ -7,6 +7,7 @@ on."""
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 import pytest
 
@@ -25,7 +26,7 @@ NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 
 def open_game(chat: FakeChat, words: str) -> Table:
     reply = chat.say("Ann", f"!new {words}", "village")
-    assert reply is not None and "Werewolf game" in reply.public[0], reply
+    assert reply is not None and "Werewolf" in reply.public[0], reply
     table = Table.objects.get()
     for name in NAMES[1:]:
         chat.say(name, f"!join {table.code}", "village")
@@ -37,8 +38,11 @@ def test_new_picks_the_ruleset_and_refuses_words_no_game_takes() -> None:
     chat = FakeChat()
     assert "One Night" in chat.say("Ann", "!new", "a").public[0]  # type: ignore[union-attr]
     reply = chat.say("Ben", "!new oxford", "b")
-    assert reply is not None and "(Oxford game)" in reply.public[0]
-    assert Table.objects.get(family="werewolf").ruleset == "oxford"
+    # The game named as its pages name it (Family.game_title).
+    assert reply is not None and "Werewolf — Oxford rules" in reply.public[0]
+    reply = chat.say("Dan", "!new classic", "d")
+    assert reply is not None and "Werewolf 1.7.0." in reply.public[0]
+    assert Table.objects.get(family="werewolf", ruleset="classic")
     reply = chat.say("Cat", "!new chess", "c")
     assert reply is not None and "`!new forum`" in reply.private[0]
     assert "`!new official`" in reply.private[0]
@@ -184,3 +188,32 @@ def test_role_sends_the_letters_again_with_the_deadline_in_words() -> None:
     text = "\n".join(reply.private)
     assert f"**Game {table.code}: you are the" in text
     assert "{when}" not in text and "UTC" in text
+
+
+def test_each_steps_countdown_in_the_channel_says_what_it_ends() -> None:
+    """The village's countdown names the step the deadline ends, in the family's words
+    (Family.clock_sentence): 1.7.0's sheriff election and vote are not "the day"."""
+    chat = FakeChat()
+    table = open_game(chat, "classic")
+    chat.deliver()
+    assert table.deadline is not None
+    assert f"Night 1 ends {table.deadline.isoformat()}." in chat.channels["village"]
+    chat.say("Ann", f"!advance {table.code}", "village")  # the night's defaults
+    table.refresh_from_db()
+    assert table.phase_label == "Day 1: sheriff election" and table.deadline is not None
+    chat.deliver()
+    assert chat.channels["village"][-1] == (
+        f"The sheriff election ends {table.deadline.isoformat()}."
+    )
+    chat.deliver(now=table.deadline - timedelta(seconds=50))
+    assert chat.channels["village"][-1] == (
+        f"1 minute left. The sheriff election ends {table.deadline.isoformat()}."
+    )
+    while table.phase_label != "Day 1: vote":
+        chat.say("Ann", f"!advance {table.code}", "village")
+        table.refresh_from_db()
+        assert table.stage == "playing"
+    chat.deliver()
+    assert table.deadline is not None
+    assert chat.channels["village"][-1] == f"The vote ends {table.deadline.isoformat()}."
+    assert not any("The day ends" in post for post in chat.channels["village"])
