@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from games.tables import services
 from games.tables.models import Stage
 
-from .models import GameChannel, SeatLink
+from .models import GameChannel, SeatLink, SideChannel
 from .replies import Reply, Sender
 from .rooms import side_channel
 
@@ -34,6 +34,36 @@ def player_link(game: GameChannel, sender: Sender) -> SeatLink | None:
     )
 
 
+def _no_files(code: str) -> Reply:
+    """A file, a picture or a forwarded message in a game's chat, removed with the reason: the
+    web's chat takes none (both sides must read the same chat), and one could carry a private
+    message word for word (rules/000 s5c names screenshots)."""
+    return Reply(
+        private=(
+            _(
+                "I removed your message from game %(code)s's chat: files, pictures and forwarded"
+                " messages are not allowed there (the players on the web cannot see them, and a"
+                " screenshot or a forward could show a private message). Say it in your own"
+                " words."
+            )
+            % {"code": code},
+        ),
+        delete=True,
+    )
+
+
+def played_here(sender: Sender, channel_id: str) -> str | None:
+    """The code of the game whose chat this channel is (its own channel, or a side channel of
+    its: the pack, the graveyard), if the sender plays in that game; else None."""
+    game = live_game_in(sender.service, channel_id)
+    if game is not None:
+        return game.table.code if player_link(game, sender) is not None else None
+    side = side_channel(sender.service, channel_id)
+    if side is None or _side_link(side, sender) is None:
+        return None
+    return side.table.code
+
+
 def chat(sender: Sender, text: str, channel_id: str, attachments: int = 0) -> Reply | None:
     """A line in a game's channel, from one of its players: the game's chat, as on the web.
     Once the game has ended, lines the chat takes are passed on and others left alone (the
@@ -48,17 +78,7 @@ def chat(sender: Sender, text: str, channel_id: str, attachments: int = 0) -> Re
         return None  # not a player of this game: the bot leaves the channel's talk alone
     over = game.table.stage == Stage.OVER
     if attachments and not over:
-        return Reply(
-            private=(
-                _(
-                    "I removed your message from game %(code)s's chat: files and pictures are not"
-                    " allowed there (a screenshot would quote the moderator, rules/000 s5c). Say"
-                    " it in your own words."
-                )
-                % {"code": game.table.code},
-            ),
-            delete=True,
-        )
+        return _no_files(game.table.code)
     if not text:
         return None
     try:
@@ -84,14 +104,12 @@ def _side_chat(sender: Sender, text: str, channel_id: str, attachments: int) -> 
     side = side_channel(sender.service, channel_id)
     if side is None or side.table.stage == Stage.CANCELLED:
         return None
-    link = (
-        SeatLink.objects.filter(
-            seat__table=side.table, account__service=sender.service, account__user_id=sender.user_id
-        )
-        .select_related("seat")
-        .first()
-    )
-    if link is None or not text or attachments:
+    link = _side_link(side, sender)
+    if link is None:
+        return None
+    if attachments and side.table.stage != Stage.OVER:
+        return _no_files(side.table.code)
+    if not text or attachments:
         return None
     try:
         services.chat_post(seat=link.seat, text=text, channel=side.name, via=sender.service)
@@ -104,3 +122,14 @@ def _side_chat(sender: Sender, text: str, channel_id: str, attachments: int) -> 
             delete=True,
         )
     return None
+
+
+def _side_link(side: SideChannel, sender: Sender) -> SeatLink | None:
+    """The sender's seat in the game of side channel `side`, if they play in it."""
+    return (
+        SeatLink.objects.filter(
+            seat__table=side.table, account__service=sender.service, account__user_id=sender.user_id
+        )
+        .select_related("seat")
+        .first()
+    )

@@ -149,9 +149,12 @@ class WerewolfBot(discord.Client):
         private = isinstance(message.channel, discord.DMChannel)
         sender = commands.Sender(SERVICE, str(message.author.id), message.author.display_name)
         channel_id = None if private else str(message.channel.id)
+        # A forwarded message is carried whole, like a file: it could be the bot's own private
+        # message, shown word for word in the game's chat (rules/000 s5c).
+        carried = len(message.attachments) + len(message.message_snapshots)
         try:
             reply = await sync_to_async(commands.handle)(
-                sender, message.content, channel_id=channel_id, attachments=len(message.attachments)
+                sender, message.content, channel_id=channel_id, attachments=carried
             )
             await self._answer(message, reply)
             await sync_to_async(relay.handled)(SERVICE, sender.user_id, channel_id, message.id)
