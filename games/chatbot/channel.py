@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from games.tables import services
-from games.tables.models import Stage
+from games.tables.models import Stage, Table
 
 from .models import GameChannel, SeatLink, SideChannel
 from .replies import Reply, Sender
@@ -52,16 +52,27 @@ def _no_files(code: str) -> Reply:
     )
 
 
-def played_here(sender: Sender, channel_id: str) -> str | None:
-    """The code of the game whose chat this channel is (its own channel, or a side channel of
-    its: the pack, the graveyard), if the sender plays in that game; else None."""
+def played_here(sender: Sender, channel_id: str) -> Table | None:
+    """The game whose chat this channel is (its own channel, or a side channel of its: the
+    pack, the graveyard), if the sender plays in that game; else None."""
     game = live_game_in(sender.service, channel_id)
     if game is not None:
-        return game.table.code if player_link(game, sender) is not None else None
+        return game.table if player_link(game, sender) is not None else None
     side = side_channel(sender.service, channel_id)
     if side is None or _side_link(side, sender) is None:
         return None
-    return side.table.code
+    return side.table
+
+
+def files_refused(sender: Sender, channel_id: str) -> Reply | None:
+    """A message carrying files, pictures or a forward, written in a game's chat by one of its
+    players while the game is on (whatever its text: a command too), is removed with the
+    reason; None if it is not (the bot leaves others' messages, and the channels once the game
+    is over, alone)."""
+    table = played_here(sender, channel_id)
+    if table is None or table.stage in (Stage.OVER, Stage.CANCELLED):
+        return None
+    return _no_files(table.code)
 
 
 def chat(sender: Sender, text: str, channel_id: str, attachments: int = 0) -> Reply | None:
@@ -77,9 +88,7 @@ def chat(sender: Sender, text: str, channel_id: str, attachments: int = 0) -> Re
     if link is None:
         return None  # not a player of this game: the bot leaves the channel's talk alone
     over = game.table.stage == Stage.OVER
-    if attachments and not over:
-        return _no_files(game.table.code)
-    if not text:
+    if not text or attachments:  # files while the game is on: `files_refused`, first
         return None
     try:
         services.chat_post(seat=link.seat, text=text, via=sender.service)
@@ -105,11 +114,7 @@ def _side_chat(sender: Sender, text: str, channel_id: str, attachments: int) -> 
     if side is None or side.table.stage == Stage.CANCELLED:
         return None
     link = _side_link(side, sender)
-    if link is None:
-        return None
-    if attachments and side.table.stage != Stage.OVER:
-        return _no_files(side.table.code)
-    if not text or attachments:
+    if link is None or not text or attachments:
         return None
     try:
         services.chat_post(seat=link.seat, text=text, channel=side.name, via=sender.service)

@@ -28,7 +28,7 @@ from games.tables.models import Stage, Table
 from games.tables.reads import seat_info, table_info
 
 from . import seating
-from .channel import chat, played_here
+from .channel import chat, files_refused, played_here
 from .finding import account_of, seated
 from .letters import due
 from .models import ChatAccount, SeatLink
@@ -79,6 +79,11 @@ def handle(
     command nor a game's chat, and the bot stays quiet."""
     text = (text or "").strip()
     private = channel_id is None
+    if attachments and channel_id is not None:
+        # A file or a forward is removed from a game's chat even under a command's name.
+        refused = files_refused(sender, channel_id)
+        if refused is not None:
+            return refused
     word, rest = _command_word(text)
     command = command_named(word) if word else None
     if command is None:
@@ -112,8 +117,8 @@ def edited(sender: Sender, text: str, *, channel_id: str | None) -> Reply | None
     its side channels, a player's edited message is removed, with the reason."""
     if channel_id is None:
         return None
-    code = played_here(sender, channel_id)
-    if code is None:
+    table = played_here(sender, channel_id)
+    if table is None:
         word, _rest = _command_word(text)
         command = command_named(word)
         if command is not None and command[1]:
@@ -125,7 +130,7 @@ def edited(sender: Sender, text: str, *, channel_id: str | None) -> Reply | None
                 "I removed the message you edited in game %(code)s's chat: the players on the"
                 " web saw it before the edit. Send a new message instead."
             )
-            % {"code": code},
+            % {"code": table.code},
         ),
         delete=True,
     )
