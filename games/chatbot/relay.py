@@ -145,22 +145,7 @@ def _channel_posts(game: GameChannel, service: str, now: datetime) -> list[Outgo
     if last is not None and not out:
         out.append(Outgoing(False, game.channel_id, "", ("line", game.pk, str(last))))
     if table.stage == Stage.PLAYING and table.deadline is not None:
-        # The family says what the deadline ends ("The sheriff election ends {when}."), if
-        # the channel is told of it at all.
-        sentence = family_named(table.family).clock_sentence(table_info(table))
-        stamp = table.deadline.isoformat()
-        if sentence is not None and f"clock:{stamp}" not in posted:
-            mark = ("post", game.pk, f"clock:{stamp}")
-            out.append(Outgoing(False, game.channel_id, sentence, mark, table.deadline))
-        for warning in WARNINGS:
-            left = table.deadline - now
-            key = f"warn:{int(warning.total_seconds())}:{stamp}"
-            due = warning - WARNING_WINDOW < left <= warning
-            if sentence is not None and due and key not in posted:
-                minutes = int(warning.total_seconds() // 60)
-                text = _warning_text(sentence, minutes)
-                mark = ("post", game.pk, key)
-                out.append(Outgoing(False, game.channel_id, text, mark, table.deadline))
+        out += _countdown(game, posted, now)
     if "end" in posted:
         return out
     if table.stage == Stage.OVER:
@@ -170,6 +155,35 @@ def _channel_posts(game: GameChannel, service: str, now: datetime) -> list[Outgo
     elif table.stage == Stage.CANCELLED:
         text = _("Game %(code)s was cancelled by its host.") % {"code": table.code}
         out.append(Outgoing(False, game.channel_id, text, ("post", game.pk, "end")))
+    return out
+
+
+def _countdown(game: GameChannel, posted: set[str], now: datetime) -> list[Outgoing]:
+    """The deadline's post in the game's channel, and its warnings when they are due, in the
+    family's words ("The sheriff election ends {when}."); nothing where the family says the
+    channel is not told (One Night's night)."""
+    table = game.table
+    assert table.deadline is not None
+    stamp = table.deadline.isoformat()
+    left = table.deadline - now
+    keys = [f"clock:{stamp}"] + [
+        f"warn:{int(warning.total_seconds())}:{stamp}"
+        for warning in WARNINGS
+        if warning - WARNING_WINDOW < left <= warning
+    ]
+    if all(key in posted for key in keys):
+        return []  # the usual pass: nothing owed, and the family's state is not read
+    sentence = family_named(table.family).clock_sentence(table_info(table))
+    if sentence is None:
+        return []
+    out = []
+    for key in keys:
+        if key in posted:
+            continue
+        text = sentence
+        if key.startswith("warn:"):
+            text = _warning_text(sentence, int(key.split(":")[1]) // 60)
+        out.append(Outgoing(False, game.channel_id, text, ("post", game.pk, key), table.deadline))
     return out
 
 
