@@ -21,6 +21,7 @@ from discord.ext.test import backend, factories
 from games.chatbot import relay, taps
 from games.chatbot.discord_bot import WerewolfBot
 from games.chatbot.discord_rooms import missing_permissions_text
+from games.chatbot.splitting import LIMIT
 from games.families.werewolf.engine.abilities import has_now
 from games.families.werewolf.stored import game_of
 from games.tables import services
@@ -218,6 +219,7 @@ class TapInteraction:
         self.data = data
         self.said: list[tuple[str, bool]] = []
         self.response = FakeResponse(self.said)
+        self.followup = FakeFollowup(self.said)
 
 
 @pytest.mark.parametrize("ruleset", ["forum", "oxford", "classic"])
@@ -420,6 +422,16 @@ class FakeResponse:
         self.said.append((text, ephemeral))
 
 
+class FakeFollowup:
+    """An interaction's further answers (after the first)."""
+
+    def __init__(self, said: list[tuple[str, bool]]) -> None:
+        self.said = said
+
+    async def send(self, text: str, *, ephemeral: bool = False) -> None:
+        self.said.append((text, ephemeral))
+
+
 class FakeInteraction:
     """What a slash command's callback reads of Discord's interaction."""
 
@@ -429,6 +441,7 @@ class FakeInteraction:
         self.channel_id = getattr(channel, "id", None)
         self.said: list[tuple[str, bool]] = []
         self.response = FakeResponse(self.said)
+        self.followup = FakeFollowup(self.said)
 
 
 async def _slash(
@@ -583,3 +596,21 @@ def _drain() -> list[discord.Message]:
     while not dpytest.sent_queue.empty():
         found.append(dpytest.get_message())
     return found
+
+
+async def test_a_long_answer_to_a_slash_command_is_split_not_cut(
+    bot: WerewolfBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 40 item 5: an answer longer than a Discord message (`/role` late in a long game,
+    `/help` in a wordier language) comes whole, in parts each Discord takes, all to the member
+    alone."""
+    from games.chatbot import commands, slash
+
+    server = Server()
+    lines = [f"Night {n}: you learned something worth keeping, word for word." for n in range(90)]
+    long = commands.Reply(private=("\n".join(lines),))
+    monkeypatch.setattr(slash, "run", lambda *args: long)
+    said = await _slash(bot, server, "Ann", "role")
+    assert len(said) > 1 and all(ephemeral for _text, ephemeral in said)
+    assert all(len(text) <= LIMIT for text, _ephemeral in said)
+    assert "\n".join(text for text, _ephemeral in said).split("\n") == lines
