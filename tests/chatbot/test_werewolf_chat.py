@@ -11,6 +11,7 @@ from datetime import timedelta
 
 import pytest
 
+from games.chatbot import relay
 from games.chatbot.letters import due_letters
 from games.chatbot.models import SeatLink
 from games.tables import services
@@ -217,3 +218,33 @@ def test_each_steps_countdown_in_the_channel_says_what_it_ends() -> None:
     assert table.deadline is not None
     assert chat.channels["village"][-1] == f"The vote ends {table.deadline.isoformat()}."
     assert not any("The day ends" in post for post in chat.channels["village"])
+
+
+def test_the_witch_hears_tonights_victim_with_the_antidote_once_the_pack_has_chosen() -> None:
+    """004 III: the witch learns the pack's victim and may save them. Her call to act went out
+    at nightfall ("nobody yet", no antidote to tap); once the pack has chosen she gets it again
+    with the victim and the antidote's tap (the letter's key had not changed, so she never
+    did: found by the whole games tapping the buttons actually sent)."""
+    chat = FakeChat()
+    chat.say("Ann", "!new classic", "village")
+    table = Table.objects.get()
+    for name in NAMES[1:]:
+        chat.say(name, f"!join {table.code}", "village")
+    roles = {"werewolf": 2, "seer": 1, "witch": 1, "hunter": 1, "villager": 3}
+    Table.objects.filter(pk=table.pk).update(options={**table.options, "roles": roles})
+    chat.say("Ann", f"!start {table.code}", "village")
+    table.refresh_from_db()
+    chat.deliver()
+    dealt = {n: "\n".join(chat.inbox[n]) for n in NAMES}
+    witch = next(n for n in NAMES if "you are the Witch" in dealt[n])
+    wolves = [n for n in NAMES if "you are the Werewolf" in dealt[n]]
+    assert "Tonight's victim: nobody yet." in dealt[witch]
+    victim = next(n for n in NAMES if n != witch and n not in wolves)
+    for wolf in wolves:
+        command = next(c for c in _asks(table)[wolf] if c.endswith(f" {victim}"))
+        chat.say(wolf, f"!{command}")
+    owed = [o for o in relay.pending("fakechat") if o.to == chat.user_id(witch)]
+    taps = [tap.command for item in owed for menu in item.menus for tap in menu]
+    assert f"night {table.code} save" in taps
+    chat.deliver()
+    assert f"Tonight's victim: {victim}." in chat.last(witch)
