@@ -6,9 +6,9 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from games.tables import services
-from games.tables.models import Stage
+from games.tables.models import Stage, Table
 
-from .models import GameChannel, SeatLink
+from .models import GameChannel, SeatLink, SideChannel
 from .replies import Reply, Sender
 from .rooms import side_channel
 
@@ -34,6 +34,47 @@ def player_link(game: GameChannel, sender: Sender) -> SeatLink | None:
     )
 
 
+def _no_files(code: str) -> Reply:
+    """A file, a picture or a forwarded message in a game's chat, removed with the reason: the
+    web's chat takes none (both sides must read the same chat), and one could carry a private
+    message word for word (rules/000 s5c names screenshots)."""
+    return Reply(
+        private=(
+            _(
+                "I removed your message from game %(code)s's chat: files, pictures and forwarded"
+                " messages are not allowed there (the players on the web cannot see them, and a"
+                " screenshot or a forward could show a private message). Say it in your own"
+                " words."
+            )
+            % {"code": code},
+        ),
+        delete=True,
+    )
+
+
+def played_here(sender: Sender, channel_id: str) -> Table | None:
+    """The game whose chat this channel is (its own channel, or a side channel of its: the
+    pack, the graveyard), if the sender plays in that game; else None."""
+    game = live_game_in(sender.service, channel_id)
+    if game is not None:
+        return game.table if player_link(game, sender) is not None else None
+    side = side_channel(sender.service, channel_id)
+    if side is None or _side_link(side, sender) is None:
+        return None
+    return side.table
+
+
+def files_refused(sender: Sender, channel_id: str) -> Reply | None:
+    """A message carrying files, pictures or a forward, written in a game's chat by one of its
+    players while the game is on (whatever its text: a command too), is removed with the
+    reason; None if it is not (the bot leaves others' messages, and the channels once the game
+    is over, alone)."""
+    table = played_here(sender, channel_id)
+    if table is None or table.stage in (Stage.OVER, Stage.CANCELLED):
+        return None
+    return _no_files(table.code)
+
+
 def chat(sender: Sender, text: str, channel_id: str, attachments: int = 0) -> Reply | None:
     """A line in a game's channel, from one of its players: the game's chat, as on the web.
     Once the game has ended, lines the chat takes are passed on and others left alone (the
@@ -47,19 +88,7 @@ def chat(sender: Sender, text: str, channel_id: str, attachments: int = 0) -> Re
     if link is None:
         return None  # not a player of this game: the bot leaves the channel's talk alone
     over = game.table.stage == Stage.OVER
-    if attachments and not over:
-        return Reply(
-            private=(
-                _(
-                    "I removed your message from game %(code)s's chat: files and pictures are not"
-                    " allowed there (a screenshot would quote the moderator, rules/000 s5c). Say"
-                    " it in your own words."
-                )
-                % {"code": game.table.code},
-            ),
-            delete=True,
-        )
-    if not text:
+    if not text or attachments:  # files while the game is on: `files_refused`, first
         return None
     try:
         services.chat_post(seat=link.seat, text=text, via=sender.service)
@@ -84,13 +113,7 @@ def _side_chat(sender: Sender, text: str, channel_id: str, attachments: int) -> 
     side = side_channel(sender.service, channel_id)
     if side is None or side.table.stage == Stage.CANCELLED:
         return None
-    link = (
-        SeatLink.objects.filter(
-            seat__table=side.table, account__service=sender.service, account__user_id=sender.user_id
-        )
-        .select_related("seat")
-        .first()
-    )
+    link = _side_link(side, sender)
     if link is None or not text or attachments:
         return None
     try:
@@ -104,3 +127,14 @@ def _side_chat(sender: Sender, text: str, channel_id: str, attachments: int) -> 
             delete=True,
         )
     return None
+
+
+def _side_link(side: SideChannel, sender: Sender) -> SeatLink | None:
+    """The sender's seat in the game of side channel `side`, if they play in it."""
+    return (
+        SeatLink.objects.filter(
+            seat__table=side.table, account__service=sender.service, account__user_id=sender.user_id
+        )
+        .select_related("seat")
+        .first()
+    )

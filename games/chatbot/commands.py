@@ -28,7 +28,7 @@ from games.tables.models import Stage, Table
 from games.tables.reads import seat_info, table_info
 
 from . import seating
-from .channel import chat, live_game_in, player_link
+from .channel import chat, files_refused, played_here
 from .finding import account_of, seated
 from .letters import due
 from .models import ChatAccount, SeatLink
@@ -75,10 +75,15 @@ def handle(
     sender: Sender, text: str, *, channel_id: str | None, attachments: int = 0
 ) -> Reply | None:
     """Answer one message. `channel_id` None is a private message to the bot; `attachments`
-    counts its files and images. None back: the message was neither a command nor a game's
-    chat, and the bot stays quiet."""
+    counts its files, images and forwarded messages. None back: the message was neither a
+    command nor a game's chat, and the bot stays quiet."""
     text = (text or "").strip()
     private = channel_id is None
+    if attachments and channel_id is not None:
+        # A file or a forward is removed from a game's chat even under a command's name.
+        refused = files_refused(sender, channel_id)
+        if refused is not None:
+            return refused
     word, rest = _command_word(text)
     command = command_named(word) if word else None
     if command is None:
@@ -107,12 +112,13 @@ def _command_word(text: str) -> tuple[str, str]:
 
 def edited(sender: Sender, text: str, *, channel_id: str | None) -> Reply | None:
     """A message edited after it was sent. The web chat has no editing, and an edit could slip
-    a quote past the no-quoting rule (rules/000 s5c) or a secret command into the channel: in a
-    game's channel, a player's edited message is removed, with the reason."""
+    a quote past the no-quoting rule (rules/000 s5c), a word into a chat closed to the player
+    now (the pack by day) or a secret command into the channel: in a game's channel or one of
+    its side channels, a player's edited message is removed, with the reason."""
     if channel_id is None:
         return None
-    game = live_game_in(sender.service, channel_id)
-    if game is None or player_link(game, sender) is None:
+    table = played_here(sender, channel_id)
+    if table is None:
         word, _rest = _command_word(text)
         command = command_named(word)
         if command is not None and command[1]:
@@ -124,7 +130,7 @@ def edited(sender: Sender, text: str, *, channel_id: str | None) -> Reply | None
                 "I removed the message you edited in game %(code)s's chat: the players on the"
                 " web saw it before the edit. Send a new message instead."
             )
-            % {"code": game.table.code},
+            % {"code": table.code},
         ),
         delete=True,
     )

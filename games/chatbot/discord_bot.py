@@ -29,45 +29,15 @@ from discord import app_commands
 from django.utils.translation import gettext as _
 
 from . import commands, discord_rooms, discord_slash, relay, taps
+from .splitting import chunks
 
 log = logging.getLogger(__name__)
 SERVICE = "discord"
-LIMIT = 1900  # Discord refuses messages past 2,000 characters
 # How far before a member sat down the catch-up reads their private messages, when the bot never
 # handled one from them: our clock and Discord's may differ a little.
 CLOCK_DRIFT = timedelta(minutes=1)
 # Nothing the bot posts may ping anyone: a web player's "@everyone" stays text.
 SILENT = discord.AllowedMentions.none()
-
-
-def chunks(text: str, limit: int = LIMIT) -> list[str]:
-    """`text` cut at line ends into messages Discord accepts; a line longer than a message is
-    cut between words (mid-word only if one word is that long)."""
-    out: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        # A quoted line (a web player's words) stays quoted in every part it is cut into.
-        quote = "> " if line.startswith("> ") else ""
-        while len(line) > limit:
-            if current:
-                out.append(current)
-                current = ""
-            cut = line.rfind(" ", len(quote), limit + 1)
-            if cut <= len(quote):
-                out.append(line[:limit])
-                line = quote + line[limit:]
-            else:
-                out.append(line[:cut])
-                line = quote + line[cut + 1 :]
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
-            out.append(current)
-            current = line
-        else:
-            current = candidate
-    if current:
-        out.append(current)
-    return out
 
 
 def when(deadline: datetime) -> str:
@@ -149,9 +119,12 @@ class WerewolfBot(discord.Client):
         private = isinstance(message.channel, discord.DMChannel)
         sender = commands.Sender(SERVICE, str(message.author.id), message.author.display_name)
         channel_id = None if private else str(message.channel.id)
+        # A forwarded message is carried whole, like a file: it could be the bot's own private
+        # message, shown word for word in the game's chat (rules/000 s5c).
+        carried = len(message.attachments) + len(message.message_snapshots)
         try:
             reply = await sync_to_async(commands.handle)(
-                sender, message.content, channel_id=channel_id, attachments=len(message.attachments)
+                sender, message.content, channel_id=channel_id, attachments=carried
             )
             await self._answer(message, reply)
             await sync_to_async(relay.handled)(SERVICE, sender.user_id, channel_id, message.id)
@@ -170,8 +143,7 @@ class WerewolfBot(discord.Client):
         if command is None:
             return
         texts = await self.tapped(interaction.user, command)
-        answer = chunks("\n".join(texts))[:1] or ["…"]
-        await interaction.response.send_message(answer[0], ephemeral=True)
+        await discord_slash.to_member_alone(interaction, "\n".join(texts) or "…")
         await self.relay_once()
 
     async def tapped(self, user: discord.User | discord.Member, command: str) -> list[str]:

@@ -11,6 +11,7 @@ from asgiref.sync import sync_to_async
 from discord import app_commands
 
 from . import commands, slash
+from .splitting import chunks
 
 SERVICE = "discord"
 
@@ -25,6 +26,16 @@ class WerewolfBot(Protocol):
     async def relay_once(self) -> int: ...
 
 
+async def to_member_alone(interaction: discord.Interaction, text: str) -> None:
+    """Answer an interaction (a slash command, a tap) to its member alone, cut into as many
+    messages as Discord needs: the first answers it, the rest follow it (`/help` and `/role`
+    can be longer than one message)."""
+    parts = chunks(text) or ["…"]
+    await interaction.response.send_message(parts[0], ephemeral=True)
+    for part in parts[1:]:
+        await interaction.followup.send(part, ephemeral=True)
+
+
 def _sender(user: discord.User | discord.Member) -> commands.Sender:
     return commands.Sender(SERVICE, str(user.id), user.display_name)
 
@@ -37,8 +48,7 @@ async def answer(
     channel_id = None if private else str(interaction.channel_id)
     reply = await sync_to_async(slash.run)(_sender(interaction.user), name, game, words, channel_id)
     texts = [*reply.private] if reply is not None else []
-    own = "\n".join(texts) or "✓"
-    await interaction.response.send_message(own[: 2000 - 1], ephemeral=True)
+    await to_member_alone(interaction, "\n".join(texts) or "✓")
     channel = interaction.channel
     for text in reply.public if reply is not None else ():
         if isinstance(channel, discord.abc.Messageable):

@@ -2,10 +2,11 @@
 
 `pending` lists the private messages each linked seat should have and has not had, and the
 posts each game's channel is owed: the chat lines written on the web, the app's announcements,
-the day's countdown with its warnings, and the reveal. `sent` records one as delivered. All of
-it is computed from stored state and marked after sending, so a bot that restarts picks up where
-it stopped (at worst, a message being sent as it died is sent again), and nothing is lost while
-it is down: the deadlines are fired by the app's clock, or by this bot (`catch_up`).
+each step's countdown (in its family's words) with its warnings, and the reveal. `sent` records
+one as delivered. All of it is computed from stored state and marked after sending, so a bot
+that restarts picks up where it stopped (at worst, a message being sent as it died is sent
+again), and nothing is lost while it is down: the deadlines are fired by the app's clock, or by
+this bot (`catch_up`).
 """
 
 from __future__ import annotations
@@ -38,36 +39,17 @@ FINAL_LETTERS = ("reveal", "cancelled")
 # After the end, the game's chat still goes both ways for a while (the web's stays open after
 # the reveal); then the channel is an ordinary channel again.
 AFTER_GAME = timedelta(hours=2)
-CLOCKED_PHASES = ("day", "voting")
 # A long step's reminder to those who have not acted (the forum's 48-hour pace).
 REMINDER = timedelta(hours=6)
 REMINDER_WINDOW = timedelta(hours=1)
 
 
-def _clock_text(phase: str) -> str:
-    """The post that gives a clocked phase's deadline."""
-    # Translators: {when} is the deadline as Discord shows it ("in 5 minutes (21:30)"): keep
-    # it as it is.
-    return _("The day ends {when}.") if phase == "day" else _("Voting closes {when}.")
-
-
-def _warning_text(phase: str, minutes: int) -> str:
-    """The warning that a clocked phase ends in `minutes`."""
-    if phase == "day":
-        text = ngettext(
-            # Translators: {when} is the deadline as Discord shows it ("in 5 minutes (21:30)").
-            "%(count)d minute left: the day ends {when}.",
-            "%(count)d minutes left: the day ends {when}.",
-            minutes,
-        )
-    else:
-        text = ngettext(
-            # Translators: {when} is the deadline as Discord shows it ("in 5 minutes (21:30)").
-            "%(count)d minute left: voting closes {when}.",
-            "%(count)d minutes left: voting closes {when}.",
-            minutes,
-        )
-    return text % {"count": minutes}
+def _warning_text(sentence: str, minutes: int) -> str:
+    """The warning that the deadline the family's `sentence` gives is `minutes` away."""
+    left = ngettext("%(count)d minute left.", "%(count)d minutes left.", minutes) % {
+        "count": minutes
+    }
+    return f"{left} {sentence}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,20 +153,7 @@ def _channel_posts(game: GameChannel, service: str, now: datetime) -> list[Outgo
     if last is not None and not out:
         out.append(Outgoing(False, game.channel_id, "", ("line", game.pk, str(last))))
     if table.stage == Stage.PLAYING and table.deadline is not None:
-        clocked = table.phase in CLOCKED_PHASES
-        stamp = table.deadline.isoformat()
-        if clocked and f"clock:{stamp}" not in posted:
-            mark = ("post", game.pk, f"clock:{stamp}")
-            text = _clock_text(table.phase)
-            out.append(Outgoing(False, game.channel_id, text, mark, table.deadline))
-        for warning in WARNINGS if clocked else ():
-            left = table.deadline - now
-            key = f"warn:{int(warning.total_seconds())}:{stamp}"
-            if warning - WARNING_WINDOW < left <= warning and key not in posted:
-                minutes = int(warning.total_seconds() // 60)
-                text = _warning_text(table.phase, minutes)
-                mark = ("post", game.pk, key)
-                out.append(Outgoing(False, game.channel_id, text, mark, table.deadline))
+        out += _countdown(game, posted, now)
     if "end" in posted:
         return out
     if table.stage == Stage.OVER:
@@ -194,6 +163,35 @@ def _channel_posts(game: GameChannel, service: str, now: datetime) -> list[Outgo
     elif table.stage == Stage.CANCELLED:
         text = _("Game %(code)s was cancelled by its host.") % {"code": table.code}
         out.append(Outgoing(False, game.channel_id, text, ("post", game.pk, "end")))
+    return out
+
+
+def _countdown(game: GameChannel, posted: set[str], now: datetime) -> list[Outgoing]:
+    """The deadline's post in the game's channel, and its warnings when they are due, in the
+    family's words ("The sheriff election ends {when}."); nothing where the family says the
+    channel is not told (One Night's night)."""
+    table = game.table
+    assert table.deadline is not None
+    stamp = table.deadline.isoformat()
+    left = table.deadline - now
+    keys = [f"clock:{stamp}"] + [
+        f"warn:{int(warning.total_seconds())}:{stamp}"
+        for warning in WARNINGS
+        if warning - WARNING_WINDOW < left <= warning
+    ]
+    if all(key in posted for key in keys):
+        return []  # the usual pass: nothing owed, and the family's state is not read
+    sentence = family_named(table.family).clock_sentence(table_info(table))
+    if sentence is None:
+        return []
+    out = []
+    for key in keys:
+        if key in posted:
+            continue
+        text = sentence
+        if key.startswith("warn:"):
+            text = _warning_text(sentence, int(key.split(":")[1]) // 60)
+        out.append(Outgoing(False, game.channel_id, text, ("post", game.pk, key), table.deadline))
     return out
 
 

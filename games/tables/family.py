@@ -251,6 +251,15 @@ class Family(ABC):
         neither (the clock is captioned "Time left")."""
         return "", ""
 
+    def clock_sentence(self, table: TableInfo) -> str | None:
+        """What the stored deadline ends, as a chat channel is told it: a sentence holding
+        `{when}`, where the chat service puts the deadline its own way ("The sheriff election
+        ends {when}."), or None: this step's deadline is not announced there. The pages caption
+        their clock with `public_status` instead. Default: the step, unnamed."""
+        # Translators: {when} is the deadline as the chat service shows it ("in 5 minutes
+        # (21:30)"): keep it as it is.
+        return _("This step ends {when}.")
+
     def channels(self, table: TableInfo, viewer: SeatInfo | None) -> tuple[Channel, ...]:
         """The chat channels `viewer` may read or write now. Default: one public chat, which
         every seat writes in and a watcher reads."""
@@ -427,6 +436,34 @@ class ChatPlay(Protocol):
     def move(self, table: TableInfo, seat: SeatInfo, name: str, said: Said) -> ChatMove:
         """The move that command `name` (one of `moves`) asks for; FamilyError if none."""
         ...
+
+
+def game_opened(table: TableInfo, host: SeatInfo, rules_address: str, also: str = "") -> str:
+    """A chat bot's announcement of a new game (ChatPlay.opened, one text for every family): the
+    game as its pages name it (`Family.game_title`), how to join, how its host deals, the
+    family's own words `also` (One Night's rules phrase), and the rules' address ("" none)."""
+    family = family_named(table.family)
+    low, high = family.seat_limits(table.ruleset)
+    text = ngettext(
+        # Translators: %(game)s is the game's name with its rules ("Werewolf 1.7.0"); text in
+        # backticks is what a player types: keep the commands as they are.
+        "%(host)s opened game **%(code)s**: %(game)s. Join with `!join %(code)s`; %(host)s"
+        " deals with `!start %(code)s` once %(low)d to %(high)d player sit.",
+        "%(host)s opened game **%(code)s**: %(game)s. Join with `!join %(code)s`; %(host)s"
+        " deals with `!start %(code)s` once %(low)d to %(high)d players sit.",
+        high,
+    ) % {
+        "host": host.name,
+        "code": table.code,
+        "game": str(family.game_title(table.ruleset)),
+        "low": low,
+        "high": high,
+    }
+    if also:
+        text += " " + also
+    if rules_address:
+        text += " " + _("The rules: %(address)s") % {"address": rules_address}
+    return text
 
 
 def narrator_of(family: Family) -> Narrator | None:

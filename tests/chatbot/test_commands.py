@@ -382,6 +382,13 @@ def test_a_picture_in_the_games_chat_is_removed() -> None:
     reply = commands.handle(chat.sender("Ann"), "", channel_id="game", attachments=1)
     assert reply is not None and reply.delete and "screenshot" in reply.private[0]
     assert not ChatLine.objects.filter(table=table).exists()
+    # Under a command's name too (the screenshot would stay up beside `!help`)...
+    reply = commands.handle(chat.sender("Ben"), "!help", channel_id="game", attachments=1)
+    assert reply is not None and reply.delete and "screenshot" in reply.private[0]
+    # ...but someone who does not play keeps their picture, and a DM's file is nobody's.
+    assert commands.handle(chat.sender("Zoe"), "look", channel_id="game", attachments=1) is None
+    reply = commands.handle(chat.sender("Ann"), "!help", channel_id=None, attachments=1)
+    assert reply is not None and not reply.delete
 
 
 def test_one_centre_card_is_asked_of_the_lone_werewolf_and_the_drunk() -> None:

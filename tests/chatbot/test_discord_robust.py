@@ -14,7 +14,8 @@ from asgiref.sync import sync_to_async
 from discord.ext.test import backend
 
 from games.chatbot import relay
-from games.chatbot.discord_bot import LIMIT, WerewolfBot, chunks
+from games.chatbot.discord_bot import WerewolfBot
+from games.chatbot.splitting import LIMIT, chunks
 from games.tables.models import Table
 
 pytestmark = pytest.mark.django_db(transaction=True)

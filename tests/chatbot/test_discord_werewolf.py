@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from datetime import timedelta
+from typing import Any
 
 import discord
 import discord.ext.test as dpytest
@@ -20,6 +21,7 @@ from discord.ext.test import backend, factories
 from games.chatbot import relay, taps
 from games.chatbot.discord_bot import WerewolfBot
 from games.chatbot.discord_rooms import missing_permissions_text
+from games.chatbot.splitting import LIMIT
 from games.families.werewolf.engine.abilities import has_now
 from games.families.werewolf.stored import game_of
 from games.tables import services
@@ -171,11 +173,66 @@ async def _check_rooms(server: Server, code: str) -> None:
         assert not pack
 
 
+class Views:
+    """The buttons and menus the bot sent with its messages, by channel (dpytest keeps no
+    message's components)."""
+
+    def __init__(self, bot: WerewolfBot, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.sent: dict[int, list[discord.ui.View]] = {}
+        post = bot.post
+
+        async def recorded(
+            target: discord.abc.Messageable, text: str, *, view: discord.ui.View | None = None
+        ) -> discord.Message:
+            message = await post(target, text, view=view)
+            if view is not None:
+                self.sent.setdefault(message.channel.id, []).append(view)
+            return message
+
+        monkeypatch.setattr(bot, "post", recorded)
+
+    def tap_for(self, channel_id: int, command: str) -> dict[str, object] | None:
+        """The interaction data of a tap on the newest button or menu choice sent in the
+        channel that stands for `command`; None if none was sent."""
+        for view in reversed(self.sent.get(channel_id, [])):
+            for item in view.children:
+                if isinstance(item, discord.ui.Button) and item.custom_id == f"tap:{command}":
+                    return {"component_type": 2, "custom_id": item.custom_id}
+                if isinstance(item, discord.ui.Select):
+                    for option in item.options:
+                        if option.value == command:
+                            return {
+                                "component_type": 3,
+                                "custom_id": item.custom_id,
+                                "values": [command],
+                            }
+        return None
+
+
+class TapInteraction:
+    """What `on_interaction` reads of a member's tap on one of the bot's components."""
+
+    type = discord.InteractionType.component
+
+    def __init__(self, member: discord.Member, data: dict[str, object]) -> None:
+        self.user = member
+        self.data = data
+        self.said: list[tuple[str, bool]] = []
+        self.response = FakeResponse(self.said)
+        self.followup = FakeFollowup(self.said)
+
+
 @pytest.mark.parametrize("ruleset", ["forum", "oxford", "classic"])
-async def test_a_whole_game_on_discord(bot: WerewolfBot, ruleset: str) -> None:
+async def test_a_whole_game_on_discord(
+    bot: WerewolfBot, ruleset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Half the moves are taps on the buttons and menus the bot sent with each call to act
+    (through Discord's interaction event), half typed by DM."""
     rng = random.Random(7)
     server = Server()
+    views = Views(bot, monkeypatch)
     dms = {(await m.create_dm()).id: name for name, m in server.members.items()}
+    dm_of = {name: channel for channel, name in dms.items()}
     code = await _open(server, ruleset)
     await bot.relay_once()
     await _check_rooms(server, code)
@@ -190,7 +247,11 @@ async def test_a_whole_game_on_discord(bot: WerewolfBot, ruleset: str) -> None:
         for name, commands in sorted(asks.items()):
             command = rng.choice(commands)
             if rng.random() < 0.5:  # a tap on the letter's buttons or menu...
-                assert await bot.tapped(server.members[name], command)
+                data = views.tap_for(dm_of[name], command)
+                assert data is not None, f"no button or menu sent to {name} for {command}"
+                tap = TapInteraction(server.members[name], data)
+                await bot.on_interaction(tap)  # type: ignore[arg-type]
+                assert len(tap.said) == 1 and tap.said[0][1]  # answered to the member alone
             else:  # ...or the command typed by DM
                 await server.say(name, f"!{command}", private=True)
         table = await sync_to_async(Table.objects.get)(code=code)
@@ -262,8 +323,14 @@ async def test_the_pack_talks_on_discord_and_the_web_and_is_read_after_a_restart
 
 
 async def test_a_48_hour_step_moves_on_by_the_apps_clock_while_the_bot_is_down(
-    bot: WerewolfBot,
+    bot: WerewolfBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The forum's 48-hour night ends by the app's clock with the bot down; what players sent
+    on Discord while it was down (a move by DM, a line in the village) is read when it is
+    back, after it has sent the dawn and set the pack's and the graveyard's permissions."""
+    from tests.chatbot.test_discord_bot import _logs_after
+
+    monkeypatch.setattr(backend.FakeHttp, "logs_from", _logs_after)
     server = Server()
     code = await _open(server, "forum")
     await bot.relay_once()
@@ -282,9 +349,30 @@ async def test_a_48_hour_step_moves_on_by_the_apps_clock_while_the_bot_is_down(
     assert moved == [code]
     after = await sync_to_async(Table.objects.get)(code=code)
     assert after.phase == "day"
-    # Back, the bot sends the dawn and sets the channels as the night left them.
+    # Still down: a living player talks in the village, another sends the day's move by DM.
+    asks = await sync_to_async(_asks)(after)
+    mover, commands = sorted(asks.items())[0]
+    talker = next(name for name in sorted(asks) if name != mover)
+    state = backend.get_state()
+    state.stop_dispatch()
+    backend.make_message("who died?", server.members[talker], server.village)
+    dm = await server.members[mover].create_dm()
+    backend.make_message(f"!{commands[0]}", server.members[mover], dm)
+    state.start_dispatch()
+    # Back, the bot sends the dawn and sets the channels as the night left them...
     assert await bot.relay_once() > 0
     await _check_rooms(server, code)
+    # ...and reads what came while it was away: the move counts and is answered, the line
+    # reaches the web.
+    await dpytest.empty_queue()
+    assert await bot.catch_up_messages() == 2
+    moved_on = await sync_to_async(Table.objects.get)(code=code)
+    assert moved_on.version > after.version
+    assert any(message.channel == dm for message in _drain())
+    lines = await sync_to_async(
+        lambda: list(moved_on.chat_lines.filter(channel="public").values_list("text", flat=True))
+    )()
+    assert "who died?" in lines
 
 
 async def test_missing_permissions_are_said_once_in_the_channel(
@@ -334,6 +422,16 @@ class FakeResponse:
         self.said.append((text, ephemeral))
 
 
+class FakeFollowup:
+    """An interaction's further answers (after the first)."""
+
+    def __init__(self, said: list[tuple[str, bool]]) -> None:
+        self.said = said
+
+    async def send(self, text: str, *, ephemeral: bool = False) -> None:
+        self.said.append((text, ephemeral))
+
+
 class FakeInteraction:
     """What a slash command's callback reads of Discord's interaction."""
 
@@ -343,6 +441,7 @@ class FakeInteraction:
         self.channel_id = getattr(channel, "id", None)
         self.said: list[tuple[str, bool]] = []
         self.response = FakeResponse(self.said)
+        self.followup = FakeFollowup(self.said)
 
 
 async def _slash(
@@ -390,3 +489,128 @@ async def test_a_whole_game_by_slash_commands(bot: WerewolfBot) -> None:
             table = await sync_to_async(Table.objects.get)(code=code)
         assert table.version > version or table.stage == "over"
     assert table.stage == "over"
+
+
+def _deletions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The contents of the messages the bot deletes from now on."""
+    deleted: list[str] = []
+    delete = discord.Message.delete
+
+    async def recorded(message: discord.Message, **kwargs: Any) -> None:
+        deleted.append(message.content)
+        await delete(message, **kwargs)
+
+    monkeypatch.setattr(discord.Message, "delete", recorded)
+    return deleted
+
+
+async def _edit(message: discord.Message, content: str) -> None:
+    """Its author edits `message`: Discord's MESSAGE_UPDATE as the gateway sends it."""
+    assert message.guild is not None
+    data = factories.make_message_dict(
+        message.channel,
+        message.author,
+        id_num=message.id,
+        content=content,
+        guild_id=message.guild.id,
+        edited_timestamp=discord.utils.utcnow().isoformat(),
+    )
+    if "member" in data:  # as the gateway sends it: with the member's roles
+        data["member"].setdefault("roles", [])
+    backend.get_state().parse_message_update(data)  # type: ignore[arg-type]
+    await dpytest.run_all_events()
+
+
+async def _forward(member: discord.Member, channel: discord.TextChannel, quoted: str) -> None:
+    """`member` forwards a message holding `quoted` into `channel` (Discord's forward: no text
+    of its own, the message carried whole as a snapshot)."""
+    data = factories.make_message_dict(channel, member, content="", guild_id=channel.guild.id)
+    data["message_reference"] = {"type": 1, "channel_id": channel.id, "message_id": 1}
+    data["message_snapshots"] = [
+        {
+            "message": {
+                "type": 0,
+                "content": quoted,
+                "embeds": [],
+                "attachments": [],
+                "timestamp": discord.utils.utcnow().isoformat(),
+                "edited_timestamp": None,
+                "flags": 0,
+            }
+        }
+    ]
+    backend._cur_config.messages.setdefault(channel.id, []).append(data)  # as make_message does
+    backend.get_state().parse_message_create(data)  # type: ignore[arg-type]
+    await dpytest.run_all_events()
+
+
+async def test_edits_files_and_forwards_in_the_pack_and_the_village_are_removed(
+    bot: WerewolfBot, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """An edit is not seen on the web (and could slip a quote, rules/000 s5c, or a word into a
+    chat closed now: the pack by day); a file, a picture or a forwarded message cannot reach
+    the web and could show a private message whole. In the game's channel and in its side
+    channels, each is removed and its author told why; nothing reaches the web's chat."""
+    server = Server()
+    code = await _open(server, "forum")
+    await bot.relay_once()
+    table = await sync_to_async(Table.objects.get)(code=code)
+    pack, _dead, night = _truth(table)
+    assert night and pack
+    wolf = sorted(pack)[0]
+    member = server.members[wolf]
+    room = server.room(code, "pack")
+    assert room is not None
+    deleted = _deletions(monkeypatch)
+    await dpytest.empty_queue()
+    # An edit in the pack: removed, its author told privately.
+    first = await dpytest.message("the seer worries me", channel=room, member=member)
+    await _edit(first, "the seer worries me; Ben said: you are the Seer")
+    assert deleted == ["the seer worries me; Ben said: you are the Seer"]
+    dm = await member.create_dm()
+    told = [m.content for m in _drain() if m.channel == dm]
+    assert any("I removed the message you edited in game" in text for text in told)
+    # A file in the pack, and a forwarded message in the pack and in the village.
+    note = tmp_path / "role.txt"
+    note.write_text("Game: you are the Seer")
+    await dpytest.message("look", channel=room, member=member, attachments=[str(note)])
+    await _forward(member, room, f"**Game {code}: you are the Werewolf**")
+    await _forward(server.members[PLAYERS[1]], server.village, f"**Game {code}: you are the**")
+    assert deleted[1:] == ["look", "", ""]
+    told = [m.content for m in _drain() if isinstance(m.channel, discord.DMChannel)]
+    assert sum("files, pictures and forwarded messages are not allowed" in t for t in told) == 3
+    lines = await sync_to_async(
+        lambda: list(table.chat_lines.filter(channel="pack").values_list("text", flat=True))
+    )()
+    assert lines == ["the seer worries me"]
+    # Someone who plays no seat edits their talk in the village: left alone.
+    talk = await dpytest.message(
+        "good luck all", channel=server.village, member=server.members[WATCHER]
+    )
+    await _edit(talk, "good luck, all")
+    assert len(deleted) == 4
+
+
+def _drain() -> list[discord.Message]:
+    found = []
+    while not dpytest.sent_queue.empty():
+        found.append(dpytest.get_message())
+    return found
+
+
+async def test_a_long_answer_to_a_slash_command_is_split_not_cut(
+    bot: WerewolfBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 40 item 5: an answer longer than a Discord message (`/role` late in a long game,
+    `/help` in a wordier language) comes whole, in parts each Discord takes, all to the member
+    alone."""
+    from games.chatbot import commands, slash
+
+    server = Server()
+    lines = [f"Night {n}: you learned something worth keeping, word for word." for n in range(90)]
+    long = commands.Reply(private=("\n".join(lines),))
+    monkeypatch.setattr(slash, "run", lambda *args: long)
+    said = await _slash(bot, server, "Ann", "role")
+    assert len(said) > 1 and all(ephemeral for _text, ephemeral in said)
+    assert all(len(text) <= LIMIT for text, _ephemeral in said)
+    assert "\n".join(text for text, _ephemeral in said).split("\n") == lines

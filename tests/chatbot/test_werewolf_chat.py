@@ -7,9 +7,11 @@ on."""
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 import pytest
 
+from games.chatbot import relay
 from games.chatbot.letters import due_letters
 from games.chatbot.models import SeatLink
 from games.tables import services
@@ -25,7 +27,7 @@ NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 
 def open_game(chat: FakeChat, words: str) -> Table:
     reply = chat.say("Ann", f"!new {words}", "village")
-    assert reply is not None and "Werewolf game" in reply.public[0], reply
+    assert reply is not None and "Werewolf" in reply.public[0], reply
     table = Table.objects.get()
     for name in NAMES[1:]:
         chat.say(name, f"!join {table.code}", "village")
@@ -37,8 +39,11 @@ def test_new_picks_the_ruleset_and_refuses_words_no_game_takes() -> None:
     chat = FakeChat()
     assert "One Night" in chat.say("Ann", "!new", "a").public[0]  # type: ignore[union-attr]
     reply = chat.say("Ben", "!new oxford", "b")
-    assert reply is not None and "(Oxford game)" in reply.public[0]
-    assert Table.objects.get(family="werewolf").ruleset == "oxford"
+    # The game named as its pages name it (Family.game_title).
+    assert reply is not None and "Werewolf — Oxford rules" in reply.public[0]
+    reply = chat.say("Dan", "!new classic", "d")
+    assert reply is not None and "Werewolf 1.7.0." in reply.public[0]
+    assert Table.objects.get(family="werewolf", ruleset="classic")
     reply = chat.say("Cat", "!new chess", "c")
     assert reply is not None and "`!new forum`" in reply.private[0]
     assert "`!new official`" in reply.private[0]
@@ -184,3 +189,62 @@ def test_role_sends_the_letters_again_with_the_deadline_in_words() -> None:
     text = "\n".join(reply.private)
     assert f"**Game {table.code}: you are the" in text
     assert "{when}" not in text and "UTC" in text
+
+
+def test_each_steps_countdown_in_the_channel_says_what_it_ends() -> None:
+    """The village's countdown names the step the deadline ends, in the family's words
+    (Family.clock_sentence): 1.7.0's sheriff election and vote are not "the day"."""
+    chat = FakeChat()
+    table = open_game(chat, "classic")
+    chat.deliver()
+    assert table.deadline is not None
+    assert f"Night 1 ends {table.deadline.isoformat()}." in chat.channels["village"]
+    chat.say("Ann", f"!advance {table.code}", "village")  # the night's defaults
+    table.refresh_from_db()
+    assert table.phase_label == "Day 1: sheriff election" and table.deadline is not None
+    chat.deliver()
+    assert chat.channels["village"][-1] == (
+        f"The sheriff election ends {table.deadline.isoformat()}."
+    )
+    chat.deliver(now=table.deadline - timedelta(seconds=50))
+    assert chat.channels["village"][-1] == (
+        f"1 minute left. The sheriff election ends {table.deadline.isoformat()}."
+    )
+    while table.phase_label != "Day 1: vote":
+        chat.say("Ann", f"!advance {table.code}", "village")
+        table.refresh_from_db()
+        assert table.stage == "playing"
+    chat.deliver()
+    assert table.deadline is not None
+    assert chat.channels["village"][-1] == f"The vote ends {table.deadline.isoformat()}."
+    assert not any("The day ends" in post for post in chat.channels["village"])
+
+
+def test_the_witch_hears_tonights_victim_with_the_antidote_once_the_pack_has_chosen() -> None:
+    """004 III: the witch learns the pack's victim and may save them. Her call to act went out
+    at nightfall ("nobody yet", no antidote to tap); once the pack has chosen she gets it again
+    with the victim and the antidote's tap (the letter's key had not changed, so she never
+    did: found by the whole games tapping the buttons actually sent)."""
+    chat = FakeChat()
+    chat.say("Ann", "!new classic", "village")
+    table = Table.objects.get()
+    for name in NAMES[1:]:
+        chat.say(name, f"!join {table.code}", "village")
+    roles = {"werewolf": 2, "seer": 1, "witch": 1, "hunter": 1, "villager": 3}
+    Table.objects.filter(pk=table.pk).update(options={**table.options, "roles": roles})
+    chat.say("Ann", f"!start {table.code}", "village")
+    table.refresh_from_db()
+    chat.deliver()
+    dealt = {n: "\n".join(chat.inbox[n]) for n in NAMES}
+    witch = next(n for n in NAMES if "you are the Witch" in dealt[n])
+    wolves = [n for n in NAMES if "you are the Werewolf" in dealt[n]]
+    assert "Tonight's victim: nobody yet." in dealt[witch]
+    victim = next(n for n in NAMES if n != witch and n not in wolves)
+    for wolf in wolves:
+        command = next(c for c in _asks(table)[wolf] if c.endswith(f" {victim}"))
+        chat.say(wolf, f"!{command}")
+    owed = [o for o in relay.pending("fakechat") if o.to == chat.user_id(witch)]
+    taps = [tap.command for item in owed for menu in item.menus for tap in menu]
+    assert f"night {table.code} save" in taps
+    chat.deliver()
+    assert f"Tonight's victim: {victim}." in chat.last(witch)

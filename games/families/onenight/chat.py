@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
 from games.tables.family import (
     ChatMove,
@@ -21,7 +21,7 @@ from games.tables.family import (
     Said,
     SeatInfo,
     TableInfo,
-    family_named,
+    game_opened,
 )
 from games.tables.said import NotSeated, UnknownWord, named
 
@@ -79,29 +79,13 @@ class OneNightChat:
         return wanted
 
     def opened(self, table: TableInfo, host: SeatInfo, rules_address: str) -> str:
-        family = family_named(table.family)
-        low, high = family.seat_limits(table.ruleset)
-        text = ngettext(
-            "%(host)s opened One Night game **%(code)s** (%(rules)s). Join with `!join %(code)s`;"
-            " %(host)s deals with `!start %(code)s` once %(low)d to %(high)d player sit.",
-            "%(host)s opened One Night game **%(code)s** (%(rules)s). Join with `!join %(code)s`;"
-            " %(host)s deals with `!start %(code)s` once %(low)d to %(high)d players sit.",
-            high,
-        ) % {
-            "host": host.name,
-            "code": table.code,
-            "rules": _(str(family.rulesets[table.ruleset])),
-            "low": low,
-            "high": high,
-        }
+        phrase = ""
         if table.options.get("rules_phrase"):
-            text += " " + _(
+            phrase = _(
                 "These rules ask each player for the phrase they hold (rules/000 s5e):"
                 " `!join %(code)s <phrase>`."
             ) % {"code": table.code}
-        if rules_address:
-            text += " " + _("The rules: %(address)s") % {"address": rules_address}
-        return text
+        return game_opened(table, host, rules_address, phrase)
 
     def letters(self, table: TableInfo, seat: SeatInfo) -> tuple[Letter, ...]:
         return letters.due(table, seat)

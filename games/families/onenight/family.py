@@ -146,6 +146,18 @@ class OneNight(Family):
         # Translators: the title of a game's chat.
         return (Channel(PUBLIC, _("Chat"), read=True, write=writable, closed=closed),)
 
+    def clock_sentence(self, table: TableInfo) -> str | None:
+        """The day's and the vote's deadlines are told in the game's channel; the night's is
+        not (the night is played by private message, and the channel is closed then)."""
+        if table.phase == "day":
+            # Translators: {when} is the deadline as the chat service shows it ("in 5 minutes
+            # (21:30)"): keep it as it is.
+            return _("The day ends {when}.")
+        if table.phase == "voting":
+            # Translators: {when} is the deadline as the chat service shows it: keep it.
+            return _("Voting closes {when}.")
+        return None
+
     def chat_problem(self, table: TableInfo, seat: SeatInfo, channel: str, text: str) -> str | None:
         """rules/000 s5c: in the day, no quoting of a private message word for word, and no
         faked quote: not of one's own messages, nor of anyone's, nor of any text the moderator

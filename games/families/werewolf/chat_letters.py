@@ -162,6 +162,9 @@ def _ask(table: TableInfo, view: WerewolfView) -> Letter | None:
                 menus.append(_menu(form, f"night {code} {form.key}", nobody=True))
             elif form.options:
                 menus.append((Tap(_("Use the antidote"), f"night {code} save"),))
+                # The pack's victim is in the key: once the pack has chosen (or chosen again)
+                # the witch is asked anew, with the victim and the antidote to tap (004 III).
+                kinds.append(f"save:{form.options[0].value}")
     if view.sleep:
         kinds.append("sleep")
         lines.append(

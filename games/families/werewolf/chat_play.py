@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
 from games.tables.family import (
     ChatMove,
@@ -24,7 +24,7 @@ from games.tables.family import (
     Said,
     SeatInfo,
     TableInfo,
-    family_named,
+    game_opened,
 )
 from games.tables.said import NotSeated, UnknownWord, named
 
@@ -102,24 +102,7 @@ class WerewolfChat:
         return RULESET_WORDS[wanted]
 
     def opened(self, table: TableInfo, host: SeatInfo, rules_address: str) -> str:
-        family = family_named(table.family)
-        low, high = family.seat_limits(table.ruleset)
-        text = ngettext(
-            "%(host)s opened Werewolf game **%(code)s** (%(rules)s). Join with `!join %(code)s`;"
-            " %(host)s deals with `!start %(code)s` once %(low)d to %(high)d player sit.",
-            "%(host)s opened Werewolf game **%(code)s** (%(rules)s). Join with `!join %(code)s`;"
-            " %(host)s deals with `!start %(code)s` once %(low)d to %(high)d players sit.",
-            high,
-        ) % {
-            "host": host.name,
-            "code": table.code,
-            "rules": _(str(family.rulesets[table.ruleset])),
-            "low": low,
-            "high": high,
-        }
-        if rules_address:
-            text += " " + _("The rules: %(address)s") % {"address": rules_address}
-        return text
+        return game_opened(table, host, rules_address)
 
     def letters(self, table: TableInfo, seat: SeatInfo) -> tuple[Letter, ...]:
         return chat_letters.due(table, seat)

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 
 from games.tables.family import PUBLIC, Change, Channel, Family, Panel, SeatInfo, TableInfo
 
-from . import lobby, panels, play, stored
+from . import lobby, panels, play, steps, stored
 from . import options as table_options
 from .chat_play import WerewolfChat
 from .engine import NOBODY, RULESETS
@@ -118,6 +118,11 @@ class Werewolf(Family):
 
     def public_status(self, table: TableInfo) -> tuple[str, str]:
         return panels.public_status(table)
+
+    def clock_sentence(self, table: TableInfo) -> str | None:
+        if table.options.get("table_mode") or not table.state or "setup" not in table.state:
+            return None
+        return steps.clock_sentence(stored.game_of(table.state))
 
     def channels(self, table: TableInfo, viewer: SeatInfo | None) -> tuple[Channel, ...]:
         """The village's chat (the living, by day), the pack's (its living members, by

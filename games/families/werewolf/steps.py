@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from games.tables import language
 from games.tables.family import Change, Note, TableInfo
 
+from . import names
 from . import options as table_options
 from .announcements import announce
 from .engine import Game
@@ -67,6 +68,36 @@ def label(game: Game) -> str:
         return _("Day %(number)d: vote") % number
     # Translators: a day and the step it is at, named by the engine.
     return _("Day %(number)d: %(step)s") % {**number, "step": state.step}
+
+
+def clock_sentence(game: Game) -> str | None:
+    """What the step's deadline ends, as the village's channel is told it (`{when}` is the
+    deadline, shown by the chat service): the night, the day or its step (004's sheriff
+    election, discussion and vote), the call on an accused (003) or a player's awaited
+    decision. All of it is on every page's status line already."""
+    state = game.state
+    if state.over or state.phase is None:
+        return None
+    number = {"number": state.phase.number}
+    # Translators (every sentence below): {when} is the deadline as the chat service shows it
+    # ("in 5 minutes (21:30)"): keep it as it is.
+    if state.awaited is not None:
+        what = names.awaited_phrase(state.awaited.player, state.awaited.kind)
+        return _("The wait for %(what)s ends {when}.") % {"what": what}
+    if state.call is not None:
+        return _("The call on %(player)s ends {when}.") % {
+            "player": names.player(state.call.accused)
+        }
+    if state.phase.kind == "night":
+        return _("Night %(number)d ends {when}.") % number
+    if state.setup.ruleset.day == "sheriff":
+        if state.step == "election":
+            return _("The sheriff election ends {when}.")
+        if state.step == "speech":
+            return _("The discussion ends {when}.")
+        if state.step == "voting":
+            return _("The vote ends {when}.")
+    return _("Day %(number)d ends {when}.") % number
 
 
 def can_smite(game: Game) -> bool:
