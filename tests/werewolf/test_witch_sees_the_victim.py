@@ -72,3 +72,109 @@ def test_a_witch_who_sends_first_is_shown_the_victim_before_the_night_ends() -> 
     table = applied(table, play.move(table, seat[witch], "night", {"save": ["yes"]}, NOW))
     assert table.phase == "day"
     assert victim in game_of(table.state).state.living()
+
+
+def test_what_she_sends_again_counts_even_the_same_choices() -> None:
+    """Asked again, the witch may send exactly what she sent before (nothing here): it counts,
+    she is done and the night ends (a move that counts never leaves the table where it was)."""
+    table = quiet_table("classic", ROLES)
+    seat, witch, wolves, victim, _other = _cast(table)
+    table = applied(table, play.move(table, seat[witch], "night", {}, NOW))
+    view = view_of(table, seat[witch])
+    assert view.waits_for_pack and not view.done
+    table = _everyone_else_done(table, seat, {witch, *wolves}, victim)
+    table = _pack_names(table, seat, wolves, victim)
+    assert not view_of(table, seat[witch]).waits_for_pack
+    change = play.move(table, seat[witch], "night", {}, NOW)
+    assert change.state["moves"] != table.state["moves"]
+    table = applied(table, change)
+    assert table.phase == "day"
+    assert victim not in game_of(table.state).state.living()
+
+
+def test_a_witch_who_sends_after_the_pack_is_done_at_once() -> None:
+    table = quiet_table("classic", ROLES)
+    seat, witch, wolves, victim, _other = _cast(table)
+    table = _pack_names(table, seat, wolves, victim)
+    table = applied(table, play.move(table, seat[witch], "night", {}, NOW))
+    view = view_of(table, seat[witch])
+    assert view.done and not view.waits_for_pack
+    table = _everyone_else_done(table, seat, {witch, *wolves}, victim)
+    assert table.phase == "day"
+
+
+def test_the_clock_and_the_host_still_end_the_night_while_she_waits() -> None:
+    for kind in ("deadline", "advance"):
+        table = quiet_table("classic", ROLES)
+        seat, witch, wolves, victim, _other = _cast(table)
+        table = applied(table, play.move(table, seat[witch], "night", {}, NOW))
+        table = _everyone_else_done(table, seat, {witch, *wolves}, victim)
+        table = _pack_names(table, seat, wolves, victim)
+        assert table.phase == "night"
+        host = table.seats[0]
+        if kind == "deadline":
+            table = applied(table, play.on_deadline(table, NOW))
+        else:
+            table = applied(table, play.move(table, host, "advance", {}, NOW))
+        assert table.phase == "day", kind
+        assert victim not in game_of(table.state).state.living()
+
+
+def test_the_pack_changing_its_mind_after_she_answered_does_not_ask_her_again() -> None:
+    """docs/rules.md 10, the witch: only a player's own move changes whether they are done, so
+    the pack's new victim is shown on her page but the night does not wait for her again."""
+    table = quiet_table("classic", ROLES)
+    seat, witch, wolves, victim, other = _cast(table)
+    table = _everyone_else_done(table, seat, {witch, *wolves, other}, victim)
+    table = _pack_names(table, seat, wolves, victim)
+    table = applied(table, play.move(table, seat[witch], "night", {}, NOW))
+    assert view_of(table, seat[witch]).done
+    # The pack names another: split, then agreed; the witch's page shows the new victim, and
+    # she stays done (her answer stands: she did not save).
+    table = _pack_names(table, seat, wolves[:1], other)
+    assert view_of(table, seat[witch]).done
+    table = _pack_names(table, seat, wolves[1:], other)
+    table = _pack_names(table, seat, wolves[:1], other)  # the one who split it is done again
+    assert _save_form(table, witch).targets == (other,)
+    assert view_of(table, seat[witch]).done
+    table = _everyone_else_done(table, seat, set(seat) - {other}, victim)
+    assert table.phase == "day"
+    assert other not in game_of(table.state).state.living()
+    assert victim in game_of(table.state).state.living()
+
+
+def test_a_witch_without_her_antidote_does_not_wait() -> None:
+    table = quiet_table("classic", ROLES)
+    seat, witch, wolves, victim, other = _cast(table)
+    # Night 1: she saves the victim.
+    table = _pack_names(table, seat, wolves, victim)
+    table = applied(table, play.move(table, seat[witch], "night", {"save": ["yes"]}, NOW))
+    table = _everyone_else_done(table, seat, {witch, *wolves}, victim)
+    assert table.phase == "day"
+    for _step in range(10):  # the day goes by on the clock
+        if table.phase == "night":
+            break
+        table = applied(table, play.on_deadline(table, NOW))
+    assert table.phase == "night" and witch in game_of(table.state).state.living()
+    living = set(game_of(table.state).state.living())
+    seat = {s.name: s for s in table.seats if s.name in living}
+    table = applied(table, play.move(table, seat[witch], "night", {}, NOW))
+    view = view_of(table, seat[witch])
+    assert view.done and not view.waits_for_pack
+    target = next(p for p in (other, victim) if p in living)
+    table = _everyone_else_done(table, seat, {witch, *wolves}, target)
+    table = _pack_names(table, seat, [w for w in wolves if w in living], target)
+    assert table.phase == "day"
+
+
+def test_the_witch_as_the_pack_s_victim_is_asked_again_too() -> None:
+    table = quiet_table("classic", ROLES)
+    seat, witch, wolves, victim, _other = _cast(table)
+    table = applied(table, play.move(table, seat[witch], "night", {}, NOW))
+    table = _everyone_else_done(table, seat, {witch, *wolves}, victim)
+    table = _pack_names(table, seat, wolves, witch)
+    assert table.phase == "night"
+    assert _save_form(table, witch).targets == (witch,)  # night 1: she may save herself
+    table = applied(table, play.move(table, seat[witch], "night", {"save": ["yes"]}, NOW))
+    assert table.phase == "day"
+    assert witch in game_of(table.state).state.living()
