@@ -12,12 +12,13 @@ the werewolves) and random bots (a random offered choice of a random seat asked 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from itertools import permutations
 
 import pytest
 
 from games.families.werewolf import play
-from games.families.werewolf.panels import WerewolfView, view_of
+from games.families.werewolf.panels import FormView, WerewolfView, view_of
 from games.families.werewolf.stored import game_of
 from games.tables.family import FamilyError, SeatInfo, TableInfo
 
@@ -123,3 +124,84 @@ def test_random_bots_never_stall_a_night(seed: int) -> None:
         assert change.state != table.state
         table = applied(table, change)
     assert table.stage == "over", f"seed {seed}: the game did not end"
+
+
+def _walker_post(
+    view: WerewolfView, name: str, label: str, wolves: set[str], once: set[str]
+) -> Post | None:
+    """The browser walk's `_act` on a view (tests/browser/test_first_screenful.py): the move
+    its page would send, or None (nothing to do)."""
+
+    def first(form: FormView) -> list[str]:
+        chosen = next(
+            (o.value for o in form.options if o.value != "nobody" and o.label not in wolves), None
+        )
+        return [chosen] if chosen is not None else []
+
+    if view.night and not (view.done or view.waits_for_pack):
+        return _night_posts(view, wolves)
+    if view.sleep and not view.done:
+        return "ready", {"ready": ["yes"]}
+    if view.can_second:
+        return "second", {}
+    if any(f.kind == "call_vote" for f in view.forms) and f"{name} {label}" not in once:
+        once.add(f"{name} {label}")
+        return "fist", {"yes": ["yes"]}
+    for kind in ("sheriff_vote", "decide", "vote", "accuse"):
+        form = next((f for f in view.forms if f.kind == kind), None)
+        card = f"form-{kind}-{form.key if form else ''}"
+        key = label if kind == "accuse" else f"{name} {label} {card}"
+        if key in once or form is None or (kind != "decide" and view.done):
+            continue
+        once.add(key)
+        fields = {"target": first(form)}
+        if kind == "accuse":
+            return "accuse", fields
+        return kind, fields
+    if view.talking and not view.done:
+        return "ready", {"ready": ["yes"]}
+    return None
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_the_browser_walk_s_bot_always_has_a_way_on(seed: int) -> None:
+    """The browser walk's whole game, days included, on the walk's line-up dealt at random:
+    every move its bot sends is accepted, and when no seat has anything to do the host's "Move
+    on now" is (a refusal would leave the walk waiting for a new version forever)."""
+    rng = random.Random(f"walk-{seed}")
+    table = quiet_table("classic", SIX, players=6)
+    table = applied(
+        replace(table, state=None, stage="lobby"),
+        play.start(replace(table, state=None, stage="lobby"), rng, NOW),
+    )
+    game = game_of(table.state)
+    wolves = {p for p, r in game.setup.roles.items() if r.name == "werewolf"}
+    host = table.seats[0]
+    once: set[str] = set()
+    for _step in range(300):
+        if table.stage != "playing":
+            break
+        label = f"{table.phase} {table.round} {game_of(table.state).state.step}"
+        for seat in table.seats:
+            post = _walker_post(view_of(table, seat), seat.name, label, wolves, once)
+            if post is None:
+                continue
+            kind, fields = post
+            try:
+                change = play.move(table, seat, kind, fields, NOW)
+            except FamilyError as error:
+                roles = {p: r.name for p, r in game.setup.roles.items()}
+                message = f"{label}: {seat.name}'s {kind} {fields}: {error} {roles}"
+                raise AssertionError(message) from None
+            break
+        else:
+            try:
+                change = play.move(table, host, "advance", {}, NOW)
+            except FamilyError as error:
+                state = game_of(table.state).state
+                raise AssertionError(
+                    f"{label}: nobody acts, and Move on now is refused: {error};"
+                    f" awaited {state.awaited}"
+                ) from None
+        table = applied(table, change)
+    assert table.stage == "over"

@@ -6,7 +6,7 @@ the witch). Played through the family's moves as a page posts them (play.py `mov
 from __future__ import annotations
 
 from games.families.werewolf import play
-from games.families.werewolf.engine.forms import forms_for
+from games.families.werewolf.engine.forms import Form, forms_for
 from games.families.werewolf.panels import view_of
 from games.families.werewolf.stored import game_of
 from games.tables.family import SeatInfo, TableInfo
@@ -43,7 +43,9 @@ def _everyone_else_done(
     return table
 
 
-def _pack_names(table: TableInfo, seat: dict[str, SeatInfo], wolves: list[str], victim: str):
+def _pack_names(
+    table: TableInfo, seat: dict[str, SeatInfo], wolves: list[str], victim: str
+) -> TableInfo:
     for wolf in wolves:
         key = next(f.key for f in forms_for(game_of(table.state).state, wolf) if f.group_key)
         table = applied(
@@ -52,7 +54,7 @@ def _pack_names(table: TableInfo, seat: dict[str, SeatInfo], wolves: list[str], 
     return table
 
 
-def _save_form(table: TableInfo, witch: str):
+def _save_form(table: TableInfo, witch: str) -> Form:
     return next(f for f in forms_for(game_of(table.state).state, witch) if f.key == "save")
 
 
@@ -178,3 +180,20 @@ def test_the_witch_as_the_pack_s_victim_is_asked_again_too() -> None:
     table = applied(table, play.move(table, seat[witch], "night", {"save": ["yes"]}, NOW))
     assert table.phase == "day"
     assert witch in game_of(table.state).state.living()
+
+
+def test_on_discord_she_is_asked_again_with_the_victim() -> None:
+    """The chat bot's letters (chat_letters.due): none while she waits for the pack, then a new
+    call to act that names its victim (a letter is sent once per key)."""
+    from games.families.werewolf.chat_letters import due
+
+    table = quiet_table("classic", ROLES)
+    seat, witch, wolves, victim, _other = _cast(table)
+    first = {letter.key for letter in due(table, seat[witch]) if letter.key.startswith("ask:")}
+    assert first
+    table = applied(table, play.move(table, seat[witch], "night", {}, NOW))
+    assert not [letter for letter in due(table, seat[witch]) if letter.key.startswith("ask:")]
+    table = _pack_names(table, seat, wolves, victim)
+    (again,) = [letter for letter in due(table, seat[witch]) if letter.key.startswith("ask:")]
+    assert again.key not in first
+    assert f"Tonight's victim: {victim}." in again.text
