@@ -204,7 +204,10 @@ def _act(page_name: str, page: Page, wolves: frozenset[str], accused: set[str]) 
             ("accuse", "Accuse"),
         ):
             card = panel.locator(f".form-{kind}")
-            once = day if kind == "accuse" else f"{page_name} {day} {kind}"
+            # A seat may owe two decisions in one step (a dying sheriff's badge, then a
+            # hunter's shot): each is its own card, answered once.
+            which = card.first.get_attribute("id") if card.count() else ""
+            once = day if kind == "accuse" else f"{page_name} {day} {which or kind}"
             if once in accused:
                 continue
             if card.count() and not card.locator(".done").count():

@@ -289,8 +289,11 @@ def play_checking_every_form(ruleset: str, seed: int, players: int = 9) -> int:
         for seat in table.seats:
             view = view_of(table, seat)
             posts = list(offered(view))
+            # A seat that is done (or waits for the pack) waits for the others, as its page
+            # says (a witch who answered before the pack chose is asked again once it has).
+            waits = view.done or view.waits_for_pack
             if seat.id not in checking:
-                if posts:
+                if posts and not waits:
                     chosen.append((seat, rng.choice(posts)))
                 continue
             # The page draws the forms `offered` sends, with the same choices and none made.
@@ -316,7 +319,7 @@ def play_checking_every_form(ruleset: str, seed: int, players: int = 9) -> int:
                     play.move(table, seat, kind, fields, NOW)
                 refusal_in_our_words(refused.value)
                 checked += 1
-            if posts:
+            if posts and not waits:
                 chosen.append((seat, rng.choice(posts)))
         # The game goes on with one offered choice of each seat, in a random order (a choice
         # made stale by an earlier one is refused in our words, and skipped), or by the clock.

@@ -149,7 +149,7 @@ def _ask(table: TableInfo, view: WerewolfView) -> Letter | None:
         ) % {"code": code, "by": view.accusation["by"], "player": view.accusation["accused"]}
         key = f"second:{step}:{view.accusation['by']}:{view.accusation['accused']}"
         return Letter(key, text, ((Tap(_("Second the call"), f"second {code}"),),))
-    if view.done:
+    if view.done or view.waits_for_pack:
         return None
     lines: list[str] = []
     menus: list[tuple[Tap, ...]] = []
@@ -160,11 +160,12 @@ def _ask(table: TableInfo, view: WerewolfView) -> Letter | None:
         for form in view.night:
             if form.key != "save":
                 menus.append(_menu(form, f"night {code} {form.key}", nobody=True))
-            elif form.options:
-                menus.append((Tap(_("Use the antidote"), f"night {code} save"),))
-                # The pack's victim is in the key: once the pack has chosen (or chosen again)
-                # the witch is asked anew, with the victim and the antidote to tap (004 III).
-                kinds.append(f"save:{form.options[0].value}")
+            else:
+                # A new letter once the pack has chosen: the witch is asked again, with its
+                # victim (docs/rules.md 10, the witch).
+                kinds.append(f"victim={form.options[0].value if form.options else ''}")
+                if form.options:
+                    menus.append((Tap(_("Use the antidote"), f"night {code} save"),))
     if view.sleep:
         kinds.append("sleep")
         lines.append(

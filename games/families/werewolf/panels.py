@@ -24,7 +24,7 @@ from .engine import NOBODY, Role
 from .engine.forms import Form
 from .engine.view import SeatView, view_for
 from .moderator.screen import moderator_view
-from .progress import asked, done_players, sleeping, talking, unsettled
+from .progress import asked, done_players, sleeping, talking, unsettled, waits_for_pack
 from .steps import can_smite, label
 from .stored import game_of, name_of
 from .story import public_lines, told_lines
@@ -64,6 +64,8 @@ class WerewolfView:
     pack: tuple[tuple[str, str], ...] = ()
     pairs: tuple[tuple[str, str], ...] = ()  # rules/003: your lover or your rival
     done: bool = False
+    # A witch who answered before the pack chose: not done, asked again once it has.
+    waits_for_pack: bool = False
     sleep: bool = False  # alive tonight without a night form: "Done for tonight"
     talking: bool = False  # in the day's speeches: "I'm done talking"
     # why the seat's choices keep the night from ending (a split pack), and the rule
@@ -146,6 +148,7 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> WerewolfView:
         "phase_kind": state.phase.kind if state.phase else "",
         "waiting_for": names.awaited_phrase(awaited.player, awaited.kind) if awaited else "",
         "done": player is not None and player in done_players(raw, game),
+        "waits_for_pack": player is not None and waits_for_pack(raw, game, player),
         "sleep": player is not None and sleeping(state, player),
         "talking": player is not None and talking(state, player),
         "unsettled": split(unsettled(game).get(player, "") if player is not None else ""),

@@ -11,7 +11,9 @@ from games.tables.family import FamilyError
 
 from .engine import Advance, Game
 from .engine.forms import forms_for
+from .engine.night import killers
 from .engine.night import unsettled as night_unsettled
+from .engine.roles import Targets
 from .stored import send
 
 
@@ -66,6 +68,40 @@ def unsettled(game: Game) -> Mapping[str, str]:
     if state.phase is None or state.phase.kind != "night" or state.pending or state.over:
         return {}
     return night_unsettled(state)
+
+
+def pack_to_choose(raw: Mapping[str, Any], game: Game) -> bool:
+    """Whether the pack has yet to make tonight's choice: a living killer is not done (has not
+    sent, or his choice splits the pack). Until it has, there is no victim to show the witch
+    (004 III: she learns whom the pack attacks, then decides)."""
+    state = game.state
+    if state.phase is None or state.phase.kind != "night" or state.pending or state.over:
+        return False
+    done = done_players(raw, game)
+    return bool(unsettled(game)) or any(wolf not in done for wolf in killers(state))
+
+
+def answers_the_victim(game: Game, player: str) -> bool:
+    """Whether `player` has a night form aimed at the pack's victim now: a living witch who
+    still holds her antidote (004 II Witch; spent, the form is gone)."""
+    roles = game.setup.roles
+    return any(
+        form.kind == "night"
+        and (ability := roles[player].ability(form.key)) is not None
+        and ability.targets is Targets.ATTACKED
+        for form in forms_for(game.state, player)
+    )
+
+
+def waits_for_pack(raw: Mapping[str, Any], game: Game, player: str) -> bool:
+    """Whether `player` answered tonight before the pack chose and must be asked again once it
+    has (docs/rules.md 10, the witch): her page says so, and she is not done meanwhile."""
+    return (
+        player in (raw.get("before_pack") or ())
+        and player not in done_players(raw, game)
+        and answers_the_victim(game, player)
+        and pack_to_choose(raw, game)
+    )
 
 
 def done_players(raw: Mapping[str, Any], game: Game) -> frozenset[str]:

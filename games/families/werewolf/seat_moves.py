@@ -26,7 +26,7 @@ from .engine import (
     Vote,
 )
 from .engine.forms import forms_for
-from .progress import marked_done, sleeping, talking, unsettled
+from .progress import answers_the_victim, marked_done, pack_to_choose, sleeping, talking, unsettled
 from .stored import send
 
 
@@ -53,8 +53,15 @@ def _night(
             choice[form.key] = target
     raw, game = send(raw, game, NightAction(player, choice))
     # Not done while their own choices keep the night from ending (a split pack): only the
-    # sender's flag moves, whatever their choice does to the others' (done_players).
-    return marked_done(raw, player, done=player not in unsettled(game)), game
+    # sender's flag moves, whatever their choice does to the others' (done_players). Nor a
+    # witch holding her antidote who answers before the pack has chosen: she is asked again
+    # once it has, and the night waits for that answer (004 III; docs/rules.md 10, the witch).
+    # Whatever she sends then counts, the same choices again included: she is done.
+    early = answers_the_victim(game, player) and pack_to_choose(raw, game)
+    others = [p for p in raw.get("before_pack") or () if p != player]
+    raw = {**raw, "before_pack": sorted([*others, player]) if early else others}
+    done = player not in unsettled(game) and not early
+    return marked_done(raw, player, done=done), game
 
 
 def _vote(

@@ -135,7 +135,7 @@ def change(
         )
     if (before is None or step_key(before) != step_key(after)) and not taken_back:
         # A new step: nobody has done their part yet (an undo restored its own lists).
-        raw = {**raw, "done": [], "addressed": {}, "called": []}
+        raw = {**raw, "done": [], "addressed": {}, "called": [], "before_pack": []}
     keep(raw, after)  # the next page reads this state: no replay
     seats = raw["seats"]
     dead = frozenset(seats[p] for p in after.state.deaths if p in seats)
