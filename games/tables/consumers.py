@@ -21,6 +21,7 @@ check guards here (games/tables/origin.py): another site's page cannot open this
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -65,6 +66,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     readable: frozenset[str]
     # The port this server listens on (the scope's server): the only one sharing.py probes.
     _server_port: int | None = None
+    _gone = False  # the page has closed its socket: a line's answer has nowhere to go
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._chats: set[asyncio.Task[None]] = set()  # lines on their way (kept from the GC)
 
     async def connect(self) -> None:
         code = str(self.scope["url_route"]["kwargs"]["code"])
@@ -107,6 +113,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             Seat.objects.filter(pk=seat_id).update(last_seen=timezone.now())
 
     async def disconnect(self, code: int) -> None:
+        self._gone = True
         if hasattr(self, "table_id"):
             await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
             for channel in self.readable:
@@ -130,14 +137,24 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             valid = isinstance(after, int) and not isinstance(after, bool) and after >= 0
             await self._hello(after if valid else 0)
         elif kind == "chat":
-            answer = await database_sync_to_async(self._say)(
-                content.get("channel", "public"), content.get("text")
-            )
-            await self.send_json({**answer, "ref": _ref(content.get("ref"))})
+            # Written beside the socket's other work, not in its way: Channels hands a consumer
+            # its messages one at a time, and while a line waits for the database thread the
+            # lines and panels pushed to this page would wait too. The thread takes the calls
+            # in the order they come, so a page's lines are stored in the order it sent them.
+            task = asyncio.create_task(self._chat(content))
+            self._chats.add(task)
+            task.add_done_callback(self._chats.discard)
         else:
             with translation.override(self.language):
                 message = _("Unknown message.")
             await self.send_json({"type": "error", "message": message})
+
+    async def _chat(self, content: dict[str, Any]) -> None:
+        answer = await database_sync_to_async(self._say)(
+            content.get("channel", "public"), content.get("text")
+        )
+        if not self._gone:
+            await self.send_json({**answer, "ref": _ref(content.get("ref"))})
 
     def _say(self, channel: object, text: object) -> dict[str, Any]:
         """A chat line written on this page, as the chat form's POST sends it (views.chat):

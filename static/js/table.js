@@ -552,11 +552,11 @@
   // checks it as it checks the form (games/tables/consumers.py) and answers with its `ref`. The
   // text stays in the box until then: taken, the box is emptied (unless the player typed on);
   // refused, it stays, with why. Without an open socket the form is posted (htmx) as before.
-  // A line is never sent again by the page: one whose answer a lost socket took with it is
-  // looked for in the reconnected socket's hello; if it is not there, its text is still in the
-  // box for the player to send.
+  // A line is never sent again by the page: one whose answer a lost socket took with it counts
+  // as taken if the line itself came back, or is looked for in the reconnected socket's hello;
+  // if it is in neither, its text is still in the box for the player to send.
   let chatRef = 0;
-  const waiting = new Map(); // ref -> { channel, text }
+  const waiting = new Map(); // ref -> { channel, text, echoed }
   let unanswered = []; // lines sent on a socket that closed before it answered
   function chatBox(channel) {
     return document.querySelector('.chat-box[data-channel="' + CSS.escape(channel) + '"]');
@@ -607,10 +607,22 @@
       chatRefused(box, String(msg.message || ""), msg.closed === true);
     }
   }
+  // A line of this seat's that came back over the socket before its answer: the one sent.
+  function chatEchoed(msg) {
+    if (!msg.mine) return;
+    for (const sent of waiting.values()) {
+      if (!sent.echoed && sent.channel === msg.channel && sent.text.trim() === msg.text) {
+        sent.echoed = true;
+        return;
+      }
+    }
+  }
   function chatSocketLost() {
     waiting.forEach(function (sent) {
-      chatSending(chatBox(sent.channel), false);
-      unanswered.push(sent);
+      const box = chatBox(sent.channel);
+      chatSending(box, false);
+      if (sent.echoed) chatSent(box, sent.text);
+      else unanswered.push(sent);
     });
     waiting.clear();
   }
@@ -671,6 +683,7 @@
         if (msg.type === "hello") chatFoundInHello(msg.history || []);
       } else if (msg.type === "chat") {
         addChatLine(msg);
+        chatEchoed(msg);
       } else if (msg.type === "chat-sent" || msg.type === "chat-refused") {
         chatAnswer(msg);
       }

@@ -10,6 +10,7 @@ commit, as a POSTed line does; a refused one changes nothing and reaches nobody.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -50,11 +51,19 @@ async def say(
 ) -> Frame:
     """Send a chat line over the socket; the sender's answer (frames before it are skipped:
     the line's own broadcast may come first)."""
+    answer, _ = await say_and_read(comm, text, channel, **extra)
+    return answer
+
+
+async def say_and_read(
+    comm: WebsocketCommunicator, text: Any, channel: Any = "public", **extra: Any
+) -> tuple[Frame, list[Frame]]:
+    """`say`, with the frames the page got before the answer."""
     ref = extra.pop("ref", "r1")
     await comm.send_json_to({"type": "chat", "channel": channel, "text": text, "ref": ref, **extra})
-    answer, _ = await receive_until(comm, lambda f: f["type"] in ("chat-sent", "chat-refused"))
+    answer, seen = await receive_until(comm, lambda f: f["type"] in ("chat-sent", "chat-refused"))
     assert answer["ref"] == ref
-    return answer
+    return answer, seen[:-1]
 
 
 async def quiet(*pages: WebsocketCommunicator) -> bool:
@@ -74,7 +83,7 @@ async def test_a_line_over_the_socket_reaches_every_page_of_the_table_and_no_oth
     ben, _ = await sockets.seat(table, "Ben")
     uma, _ = await sockets.seat(other, "Uma")
 
-    answer = await say(ann, "  Good evening, all!  ", ref=7)
+    answer, before = await say_and_read(ann, "  Good evening, all!  ", ref=7)
     assert answer["type"] == "chat-sent" and answer["ref"] == 7
     [(author, channel, text, seat_id)] = await db(stored_lines)(table)
     assert (author, channel, text, seat_id) == (
@@ -86,7 +95,11 @@ async def test_a_line_over_the_socket_reaches_every_page_of_the_table_and_no_oth
     line = answer["line"]
     assert line["text"] == "Good evening, all!" and line["mine"] is True and line["name"] == "Ann"
     # The broadcast, as for a POSTed line: once on every page, "mine" on the writer's own.
-    for comm, mine in ((ann, True), (ann_phone, True), (ben, False)):
+    # (The writer's page may get it before or after the answer.)
+    if not before:
+        before = (await receive_until(ann, is_chat("Good evening, all!")))[1]
+    assert before == [{**line, "mine": True}]
+    for comm, mine in ((ann_phone, True), (ben, False)):
         frame, seen = await receive_until(comm, is_chat("Good evening, all!"))
         assert frame == {**line, "mine": mine}
         assert [f for f in seen if f["type"] == "chat"] == [frame]
@@ -112,11 +125,10 @@ async def test_the_packs_line_reaches_the_pack_only_and_the_graveyards_the_dead(
     table = await db(forum_lobby)()
     await db(forum_deal)(table)
     pages = {name: (await sockets.seat(table, name))[0] for name in ("Ann", "Ben", "Fay", "Gus")}
-    answer = await say(pages["Fay"], "Cat tonight?", channel="pack")
+    answer, before = await say_and_read(pages["Fay"], "Cat tonight?", channel="pack")
     assert answer["type"] == "chat-sent"
-    for name in ("Fay", "Gus"):
-        frame, _ = await receive_until(pages[name], is_chat("Cat tonight?"))
-        assert frame["channel"] == "pack"
+    assert await reached(pages["Fay"], "Cat tonight?", before) == "pack"
+    assert await reached(pages["Gus"], "Cat tonight?") == "pack"
     assert await quiet(pages["Ann"], pages["Ben"])
     # A villager's page may not write there (nor read it): refused, and nobody hears it.
     refused = await say(pages["Ben"], "let me in", channel="pack")
@@ -131,14 +143,25 @@ async def test_the_packs_line_reaches_the_pack_only_and_the_graveyards_the_dead(
         "message": "The dead do not speak in the village: use the graveyard.",
         "closed": True,
     }
-    assert (await say(cat, "cold down here", channel="graveyard"))["type"] == "chat-sent"
-    await receive_until(cat, is_chat("cold down here"))
+    answer, before = await say_and_read(cat, "cold down here", channel="graveyard")
+    assert answer["type"] == "chat-sent"
+    assert await reached(cat, "cold down here", before) == "graveyard"
     texts = [f.get("text") for p in pages.values() for f in await drain(p)]
     assert "cold down here" not in texts and "it was Fay!" not in texts
     assert [(a, c, t) for a, c, t, _ in await db(stored_lines)(table)] == [
         ("Fay", "pack", "Cat tonight?"),
         ("Cat", "graveyard", "cold down here"),
     ]
+
+
+async def reached(comm: WebsocketCommunicator, text: str, before: Sequence[Frame] = ()) -> str:
+    """The channel of the line `text` as it reached the page (among the frames `before` the
+    sender's answer, or the next ones)."""
+    found = [f for f in before if is_chat(text)(f)]
+    if not found:
+        found = [(await receive_until(comm, is_chat(text)))[0]]
+    [frame] = found
+    return str(frame["channel"])
 
 
 async def drain(comm: WebsocketCommunicator) -> list[Frame]:
