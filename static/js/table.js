@@ -1,8 +1,9 @@
 // The table page: countdown, live panel and chat over one websocket. Forms are htmx POSTs; the
 // socket brings what the server pushes and takes the chat lines the player writes (the chat
-// form is posted instead while the socket is closed). This script knows no game: it swaps the panel the
-// server rendered for this seat, keeps the newest version, and shows the chat channels it is
-// told this seat may read. No inline script anywhere (the Content-Security-Policy forbids it).
+// form is posted instead while the socket is closed). This script knows no game: it swaps the
+// panel the server rendered for this seat, keeps the newest version, and shows the chat
+// channels it is told this seat may read. No inline script anywhere (the
+// Content-Security-Policy forbids it).
 (function () {
   "use strict";
 
