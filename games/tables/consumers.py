@@ -32,6 +32,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.tables import language, services
+from games.tables.middleware import CONTROL_CHARACTER_IN_FORM, has_control_character
 from games.tables.models import Seat, Table
 from games.tables.push import channel_group, chat_frame, table_group
 from games.tables.reads import table_at
@@ -160,6 +161,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """A chat line written on this page, as the chat form's POST sends it (views.chat):
         the answer for the sender, in its page's language."""
         with translation.override(self.language):
+            # As a form's field (middleware.RefuseControlCharacters, before the chat's view):
+            # refused whole, not cleaned, so the two ways of sending a line agree.
+            fields = [f for f in (channel, text) if isinstance(f, str)]
+            if any(has_control_character(f, in_field=True) for f in fields):
+                message = str(CONTROL_CHARACTER_IN_FORM)
+                return {"type": "chat-refused", "message": message, "closed": False}
             try:
                 line = services.chat_post(
                     seat=self._writer(),

@@ -18,6 +18,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from games.families.onenight.engine.messages import night_report
+from games.tables.middleware import CONTROL_CHARACTER_IN_FORM
 from games.tables.models import ChatLine
 from games.tables.watching import SESSION_WATCHING
 from tests.factories import THREE, TestTable, create_lobby, play_to, table_state
@@ -190,8 +191,13 @@ def day_with_bens_report() -> tuple[TestTable, str]:
         ({"text": None}, "A chat message must be text.", False),
         ({"text": "hi", "channel": "pack"}, "You cannot write there now.", True),
         ({"text": "hi", "channel": ["public"]}, "You cannot write there now.", True),
+        ({"text": "hi\x00there"}, str(CONTROL_CHARACTER_IN_FORM), False),
+        ({"text": "hi", "channel": "public\x1b"}, str(CONTROL_CHARACTER_IN_FORM), False),
     ],
-    ids=["too-long", "blank", "invisible-only", "a-number", "no-text", "no-such-channel", "a-list"],
+    ids=[
+        *("too-long", "blank", "invisible-only", "a-number", "no-text", "no-such-channel"),
+        *("a-list", "a-control-character", "a-control-character-in-the-channel"),
+    ],
 )
 async def test_a_refused_line_is_answered_with_why_and_changes_nothing(
     sockets: SocketOpener, frame: dict[str, Any], message: str, closed: bool
