@@ -9,8 +9,10 @@ frames (version and html: the seat's new panel) and chat lines. In order:
   rules phrase read in the rules page); everyone GETs the table page and opens the socket;
 - the host starts (saving the suggested deck first if the lobby says the deck is wrong); each
   bot waits for its night panel, posts a random legal action read from it (/do/copy then
-  /do/action for the Doppelganger), chats during the day on an open-loop schedule (POST
-  /g/<code>/chat), posts /do/ready, then a vote for a random other seat; the reveal ends it.
+  /do/action for the Doppelganger), chats during the day on an open-loop schedule (over its
+  socket, as table.js does while the socket is open: a "chat" frame answered "chat-sent"; or,
+  with --chat-via post, the chat form's POST /g/<code>/chat), posts /do/ready, then a vote for
+  a random other seat; the reveal ends it.
 
 Chat lines say "msg <id> ..." and then an everyday sentence (seven words or more, so that the
 server's quoting check reads it); every page of the table records when each line arrives.
@@ -236,6 +238,7 @@ class Bot:
         self.seen: dict[str, float] = {}  # phase -> when this page first showed it
         self.events = {p: asyncio.Event() for p in PHASES}
         self.chats: list[asyncio.Task[Any]] = []
+        self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}  # chat ref -> its answer
         self.closing = False
 
     @property
@@ -339,6 +342,10 @@ class Bot:
                     if frame.get("panel"):
                         self.show(frame["panel"], int(frame["version"]), t)
                     self.hello.set()
+                elif kind in ("chat-sent", "chat-refused"):
+                    answer = self.answers.pop(str(frame.get("ref")), None)
+                    if answer is not None and not answer.done():
+                        answer.set_result(frame)
                 elif kind == "error":
                     step.error("socket: error frame", str(frame.get("message")))
         except websockets.ConnectionClosed as closed:
@@ -433,6 +440,9 @@ class Bot:
         uid = f"{step.label}.{self.bid}.{i}"
         line = step.lines[uid] = Line(step.now(), self.bid, tuple(b.bid for b in game.bots))
         text = f"msg {uid} {CHAT_LINES[i % len(CHAT_LINES)]}"
+        if step.cfg.chat_via == "socket":
+            line.status = await self.chat_over_socket(uid, text)
+            return
         try:
             await self.request(
                 "chat", "POST", f"/g/{game.code}/chat", {"channel": "public", "text": text}
@@ -440,6 +450,30 @@ class Bot:
             line.status = "ok"
         except BotAborted:
             line.status = "refused"
+
+    async def chat_over_socket(self, uid: str, text: str) -> str:
+        """The chat form as table.js sends it while the socket is open; the answer's latency
+        is recorded as "chat", as the POST's is."""
+        step = self.step
+        if self.ws is None:
+            step.error("chat: no socket", uid)
+            return "refused"
+        answer = self.answers[uid] = step.loop.create_future()
+        started = step.now()
+        try:
+            await self.ws.send(
+                json.dumps({"type": "chat", "channel": "public", "text": text, "ref": uid})
+            )
+            frame = await asyncio.wait_for(answer, step.cfg.phase_timeout)
+        except (TimeoutError, websockets.ConnectionClosed) as error:
+            self.answers.pop(uid, None)
+            step.error(f"chat: {type(error).__name__}", uid)
+            return "refused"
+        step.ms["chat"].append((step.now() - started) * 1000)
+        if frame["type"] != "chat-sent":
+            step.error("chat: refused", str(frame.get("message")))
+            return "refused"
+        return "ok"
 
     def record_pushes(self) -> None:
         """From the last move of each phase to this page's panel of the next."""

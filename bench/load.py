@@ -2,6 +2,7 @@
 floor (a minimal view, a minimal relay socket) measured in the same run (docs/benchmarks.md).
 
     .venv/bin/python bench/load.py [--games 25,50,100,200] [--runs embedded,redis] [--out FILE]
+        [--chat-via socket|post]    # chat over the page's socket (the default) or by POST
     .venv/bin/python bench/load.py --report RESULT.json     # the Markdown tables again
 
 Each step (one K) starts fresh daphne processes on `bench.app:application` (the app plus the
@@ -185,6 +186,7 @@ async def run_ramp(args: argparse.Namespace, name: str, work: Path, runs: list[d
         "processes": 2 if redis else 1,
         "database": database.kind,
         "channel_layer": "redis-pubsub" if redis else "in-memory",
+        "chat_via": args.chat_via,
         "steps": [],
     }
     runs.append(run)
@@ -230,7 +232,7 @@ def tables(result: dict[str, Any]) -> str:
         over = [s["games"] for s in steps if (s["chat"]["fanout_ms"]["p99"] or 0) > 100]
         out += [
             f"\n### {run['name']}: {run['processes']} daphne process(es), {run['database']},"
-            f" {run['channel_layer']} channel layer\n",
+            f" {run['channel_layer']} channel layer, chat by {run.get('chat_via', 'post')}\n",
             f"First K where the chat fan-out p99 passes 100 ms: {over[0] if over else 'none'}.\n",
             "| K | sockets | chat fan-out p50 / p99 / max ms | lost | dup | errors | games done"
             " | games/min | phase push p99 ms | slowest form p99 ms | floor ping / relay p99 ms"
@@ -315,6 +317,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     add("--ramp", type=float, default=10.0, help="seconds over which tables are made, started")
     add("--think", type=lambda x: numbers(x, float), default=[0.5, 2.0], help="min,max seconds")
     add("--ruleset", choices=("house", "official", "mixed"), default="mixed")
+    add(
+        "--chat-via",
+        choices=("socket", "post"),
+        default="socket",
+        help="how bots send chat: over the page's socket (as table.js does), or the form's POST",
+    )
     add("--runs", type=lambda x: x.split(","), default=["embedded", "redis"])
     add("--redis-url", default="redis://127.0.0.1:6379/5")
     add("--pg-url", default="postgres://postgres@127.0.0.1:5432/postgres", help="admin URL")

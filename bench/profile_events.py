@@ -11,6 +11,8 @@ open socket, so a change is fanned out to eight real consumers. Each event is on
 everything it causes, until every socket has received what it is sent:
 
 - chat: a player's line (htmx POST /g/<code>/chat), delivered to the table's eight sockets;
+  and, at One Night tables, the same over the player's socket (issue 39: a "chat" frame,
+  answered "chat-sent"), as table.js sends it while its socket is open;
 - move: a One Night night action, a Werewolf night choice, a Werewolf day vote (htmx POST
   /g/<code>/do/<kind>), with the push it causes (the panels it redraws, the status elsewhere);
 - phase change: One Night's last night action (night to day) and the host's "end the day";
@@ -397,6 +399,24 @@ class Driver:
 
         await self.measure("chat line (POST, 8 sockets)", event)
 
+    async def chat_over_socket(self, table: TableAt, speaker: str, text: str) -> None:
+        async def event() -> None:
+            socket = table.browsers[speaker].socket
+            await socket.send_json_to({"type": "chat", "channel": "public", "text": text, "ref": 1})
+            answered: set[str] = set()
+
+            def arrived(name: str, frame: dict[str, Any]) -> bool:
+                assert frame.get("type") != "chat-refused", frame
+                if frame.get("type") == "chat-sent":
+                    answered.add(name)
+                elif frame.get("type") == "chat" and frame["text"] == text:
+                    answered.add(name + " line")
+                return name + " line" in answered and (name != speaker or name in answered)
+
+            await self.until(table, arrived)
+
+        await self.measure("chat line (socket, 8 sockets)", event)
+
     async def move(
         self,
         kind: str,
@@ -439,6 +459,9 @@ class Driver:
         for i, name in enumerate(PLAYERS):
             if self.needs("chat line (POST, 8 sockets)"):
                 await self.chat(table, name, f"msg {table.code}-{i} {LINES[i % len(LINES)]}")
+            if table.family == "onenight" and self.needs("chat line (socket, 8 sockets)"):
+                text = f"msg {table.code}-{i}s {LINES[i % len(LINES)]}"
+                await self.chat_over_socket(table, name, text)
 
     # --- One Night: seven actions, the eighth ends the night; the day; "end the day" ---------
 
@@ -547,6 +570,7 @@ class Driver:
 async def run(driver: Driver) -> None:
     onenight_kinds = (
         "chat line (POST, 8 sockets)",
+        "chat line (socket, 8 sockets)",
         "onenight night action (POST, push)",
         "onenight phase change (POST, 8 panels)",
         "onenight page load (GET)",

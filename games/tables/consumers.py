@@ -1,15 +1,27 @@
-"""One page's websocket: pushes of its seat's view and the chat lines it may read.
+"""One page's websocket: pushes of its seat's view and the chat lines it may read, and the
+chat lines the page writes.
 
-The socket only pushes (forms are POSTs, games/tables/views.py). On connect, and when the page
-asks ("sync"), it sends a "hello": the table's version, the seat's panel when the page shows an
-older version, and the chat lines the page has not seen. When the table changes, the group
+Forms are POSTs (games/tables/views.py); the socket carries the pushes and the chat (issue 39:
+a line over the socket the page already holds costs no HTTP request). On connect, and when the
+page asks ("sync"), it sends a "hello": the table's version, the seat's panel when the page
+shows an older version, and the chat lines the page has not seen. When the table changes, the group
 event carries only the new version (and, for a move that only counts, the public status box):
 this consumer renders its own seat's panel and sends it, or forwards the status, so nothing
 secret is ever in a group message.
+
+A chat line the page sends ({"type": "chat", "channel", "text", "ref"}) is written by the seat
+the socket was opened for, read again from the session the handshake carried (a seat named in
+the frame is never read), through the same service as the chat form's POST
+(services.chat_post: every check of the line, the channel, the pace and the game's rules). The
+sender is answered "chat-sent" with the stored line, or "chat-refused" with the message the
+form would show; both carry the page's `ref`. The line reaches every page that may read it as
+a POSTed line does, after commit. What the POST's CSRF token guards, the handshake's origin
+check guards here (games/tables/origin.py): another site's page cannot open this socket.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -20,17 +32,21 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.tables import language, services
+from games.tables.middleware import CONTROL_CHARACTER_IN_FORM, has_control_character
 from games.tables.models import Seat, Table
-from games.tables.push import channel_group, table_group
+from games.tables.push import channel_group, chat_frame, table_group
 from games.tables.reads import table_at
 from games.tables.selectors import chat_lines, readable_channels, table_page
-from games.tables.sessions import TABLE_CODE, seat_of
+from games.tables.services import NotAllowedError, ServiceError, WrongStageError
+from games.tables.sessions import TABLE_CODE, seat_of, session_token
 from games.tables.sharing import server_port, share_root_of_origin
 from games.tables.watching import may_watch
 
 log = logging.getLogger(__name__)
 
 CLOSE_NOT_SEATED = 4403  # the page stops retrying and reloads
+# The page's own name for a line it sends, echoed in the answer: a short text or a number.
+REF_MAX_LENGTH = 40
 
 
 def _query(scope: dict[str, Any], name: str) -> str:
@@ -45,11 +61,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     """One seat's live connection to one table."""
 
     table_id: int
+    code: str  # the table's code: the key of its seat in the session
     seat_id: int | None  # None: a watcher (games/tables/watching.py)
     shown: int  # the newest version this page shows
     readable: frozenset[str]
     # The port this server listens on (the scope's server): the only one sharing.py probes.
     _server_port: int | None = None
+    _gone = False  # the page has closed its socket: a line's answer has nowhere to go
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._chats: set[asyncio.Task[None]] = set()  # lines on their way (kept from the GC)
 
     async def connect(self) -> None:
         code = str(self.scope["url_route"]["kwargs"]["code"])
@@ -59,6 +81,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_NOT_SEATED)
             return
         self.table_id, self.seat_id = found
+        self.code = code.upper()
         self.shown = int(_query(self.scope, "version") or 0)
         self.language = language.of_socket(self.scope)
         self.readable = frozenset()
@@ -91,6 +114,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             Seat.objects.filter(pk=seat_id).update(last_seen=timezone.now())
 
     async def disconnect(self, code: int) -> None:
+        self._gone = True
         if hasattr(self, "table_id"):
             await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
             for channel in self.readable:
@@ -113,10 +137,59 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 self.shown = min(self.shown, shown) if shown >= 0 else self.shown
             valid = isinstance(after, int) and not isinstance(after, bool) and after >= 0
             await self._hello(after if valid else 0)
+        elif kind == "chat":
+            # Written beside the socket's other work, not in its way: Channels hands a consumer
+            # its messages one at a time, and while a line waits for the database thread the
+            # lines and panels pushed to this page would wait too. The thread takes the calls
+            # in the order they come, so a page's lines are stored in the order it sent them.
+            task = asyncio.create_task(self._chat(content))
+            self._chats.add(task)
+            task.add_done_callback(self._chats.discard)
         else:
             with translation.override(self.language):
                 message = _("Unknown message.")
             await self.send_json({"type": "error", "message": message})
+
+    async def _chat(self, content: dict[str, Any]) -> None:
+        answer = await database_sync_to_async(self._say)(
+            content.get("channel", "public"), content.get("text")
+        )
+        if not self._gone:
+            await self.send_json({**answer, "ref": _ref(content.get("ref"))})
+
+    def _say(self, channel: object, text: object) -> dict[str, Any]:
+        """A chat line written on this page, as the chat form's POST sends it (views.chat):
+        the answer for the sender, in its page's language."""
+        with translation.override(self.language):
+            # As a form's field (middleware.RefuseControlCharacters, before the chat's view):
+            # refused whole, not cleaned, so the two ways of sending a line agree.
+            fields = [f for f in (channel, text) if isinstance(f, str)]
+            if any(has_control_character(f, in_field=True) for f in fields):
+                message = str(CONTROL_CHARACTER_IN_FORM)
+                return {"type": "chat-refused", "message": message, "closed": False}
+            try:
+                line = services.chat_post(
+                    seat=self._writer(),
+                    text=text,
+                    channel=channel if isinstance(channel, str) else "",
+                )
+            except ServiceError as error:
+                # A closed channel hides the form (the page says why), as the POST's answer does.
+                closed = isinstance(error, WrongStageError)
+                return {"type": "chat-refused", "message": str(error), "closed": closed}
+        return {"type": "chat-sent", "line": {**chat_frame(line), "mine": True}}
+
+    def _writer(self) -> Seat:
+        """The seat this socket's session holds at the table, with its table caught up with
+        its clock: what views.table_and_seat reads for the chat form's POST (one query)."""
+        token = session_token(self.scope.get("session") or {}, self.code)
+        seat = None
+        if self.seat_id is not None and token is not None:
+            seat = Seat.objects.select_related("table").filter(pk=self.seat_id, token=token).first()
+        if seat is None or seat.table_id != self.table_id:
+            raise NotAllowedError(_("You are not seated at this table."))
+        seat.table = services.table_caught_up(seat.table)
+        return seat
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
@@ -271,6 +344,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         mine = self.seat_id is not None and event["seat_id"] == self.seat_id
         await self.send(text_data=event["mine" if mine else "others"])
+
+
+def _ref(value: object) -> str | int | None:
+    """The page's name for its line, if it is one (echoed as it came, never interpreted)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) and abs(value) < 2**53:
+        return value
+    if isinstance(value, str) and len(value) <= REF_MAX_LENGTH:
+        return value
+    return None
 
 
 def _line_frame(line: Any) -> dict[str, Any]:

@@ -1,7 +1,9 @@
 // The table page: countdown, live panel and chat over one websocket. Forms are htmx POSTs; the
-// socket only brings what the server pushes. This script knows no game: it swaps the panel the
-// server rendered for this seat, keeps the newest version, and shows the chat channels it is
-// told this seat may read. No inline script anywhere (the Content-Security-Policy forbids it).
+// socket brings what the server pushes and takes the chat lines the player writes (the chat
+// form is posted instead while the socket is closed). This script knows no game: it swaps the
+// panel the server rendered for this seat, keeps the newest version, and shows the chat
+// channels it is told this seat may read. No inline script anywhere (the
+// Content-Security-Policy forbids it).
 (function () {
   "use strict";
 
@@ -546,6 +548,114 @@
     });
   }
 
+  // --- Chat lines over the socket (issue 39) ---------------------------------------------
+  // While the socket is open, the chat form's line goes over it instead of a POST; the server
+  // checks it as it checks the form (games/tables/consumers.py) and answers with its `ref`. The
+  // text stays in the box until then: taken, the box is emptied (unless the player typed on);
+  // refused, it stays, with why. Without an open socket the form is posted (htmx) as before.
+  // A line is never sent again by the page: one whose answer a lost socket took with it counts
+  // as taken if the line itself came back, or is looked for in the reconnected socket's hello;
+  // if it is in neither, its text is still in the box for the player to send.
+  let chatRef = 0;
+  const waiting = new Map(); // ref -> { channel, text, echoed }
+  let unanswered = []; // lines sent on a socket that closed before it answered
+  function chatBox(channel) {
+    return document.querySelector('.chat-box[data-channel="' + CSS.escape(channel) + '"]');
+  }
+  function chatSending(box, on) {
+    const button = box && box.querySelector("form.chat-form button[type=submit]");
+    if (!button) return;
+    button.disabled = on;
+    if (on) button.dataset.sending = "yes"; else delete button.dataset.sending;
+  }
+  function chatSent(box, text) {
+    if (!box) return;
+    const input = box.querySelector("form.chat-form input[name=text]");
+    if (input && input.value === text) input.value = "";
+    const error = box.querySelector(".chat-error");
+    if (error) error.remove();
+  }
+  function chatRefused(box, message, closed) {
+    if (!box) return;
+    const form = box.querySelector("form.chat-form");
+    let error = box.querySelector(".chat-error");
+    if (closed) {
+      // As the form's answer does: the form is hidden (its text kept) and the page says why.
+      const note = box.querySelector(".chat-closed");
+      if (form) form.hidden = true;
+      if (note) { note.textContent = message; note.hidden = false; }
+      if (error) error.remove();
+      return;
+    }
+    if (!error) {
+      error = document.createElement("p");
+      error.className = "error chat-error";
+      error.setAttribute("role", "alert");
+      box.append(error);
+    }
+    error.textContent = message;
+  }
+  function chatAnswer(msg) {
+    const sent = waiting.get(msg.ref);
+    if (!sent) return;
+    waiting.delete(msg.ref);
+    const box = chatBox(sent.channel);
+    chatSending(box, false);
+    if (msg.type === "chat-sent") {
+      if (msg.line) addChatLine(msg.line);
+      chatSent(box, sent.text);
+    } else {
+      chatRefused(box, String(msg.message || ""), msg.closed === true);
+    }
+  }
+  // A line of this seat's that came back over the socket before its answer: the one sent.
+  function chatEchoed(msg) {
+    if (!msg.mine) return;
+    for (const sent of waiting.values()) {
+      if (!sent.echoed && sent.channel === msg.channel && sent.text.trim() === msg.text) {
+        sent.echoed = true;
+        return;
+      }
+    }
+  }
+  function chatSocketLost() {
+    waiting.forEach(function (sent) {
+      const box = chatBox(sent.channel);
+      chatSending(box, false);
+      if (sent.echoed) chatSent(box, sent.text);
+      else unanswered.push(sent);
+    });
+    waiting.clear();
+  }
+  // The reconnected socket's hello holds this seat's lines stored meanwhile: a line whose
+  // answer was lost and is among them was taken.
+  function chatFoundInHello(history) {
+    unanswered.forEach(function (sent) {
+      const found = history.some(function (line) {
+        return line.mine && line.channel === sent.channel && line.text === sent.text.trim();
+      });
+      if (found) chatSent(chatBox(sent.channel), sent.text);
+    });
+    unanswered = [];
+  }
+  // In the capture phase, before htmx hears of the submit (and after the data-confirm check).
+  document.addEventListener("submit", function (event) {
+    const form = event.target;
+    if (event.defaultPrevented || !form.matches || !form.matches("form.chat-form")) return;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return; // posted by htmx
+    const box = form.closest(".chat-box");
+    const channel = form.elements.channel ? form.elements.channel.value : "public";
+    const text = form.elements.text ? form.elements.text.value : "";
+    const button = box && box.querySelector("button[data-sending]");
+    event.preventDefault();
+    event.stopPropagation();
+    if (button) return; // the line before is on its way: Enter twice sends it once
+    const ref = "c" + (++chatRef);
+    waiting.set(ref, { channel: channel, text: text });
+    chatSending(box, true);
+    socket.send(JSON.stringify({ type: "chat", ref: ref, channel: channel, text: text }));
+  }, true);
+
   // --- The socket -----------------------------------------------------------------------
   let socket = null;
   let retryMs = 1000;
@@ -571,12 +681,17 @@
         showPanel(msg.panel, Number(msg.version));
         showChannels(msg.channel_state);
         (msg.history || []).forEach(addChatLine);
+        if (msg.type === "hello") chatFoundInHello(msg.history || []);
       } else if (msg.type === "chat") {
         addChatLine(msg);
+        chatEchoed(msg);
+      } else if (msg.type === "chat-sent" || msg.type === "chat-refused") {
+        chatAnswer(msg);
       }
     });
     socket.addEventListener("close", function (event) {
       socket = null;
+      chatSocketLost();
       if (event.code === 4403) { location.reload(); return; }
       if (offline) offline.hidden = false;
       startPolling();

@@ -56,9 +56,14 @@ def run_bench(tmp_path: Path, *args: str) -> dict:
     bool(os.environ.get("DATABASE_URL") or os.environ.get("REDIS_URL")),
     reason="the embedded run ignores DATABASE_URL and REDIS_URL: the first pass already ran it",
 )
-def test_embedded_run_has_no_error_no_lost_line_and_every_game_finished(tmp_path: Path) -> None:
-    run = run_bench(tmp_path, "--runs", "embedded")
+@pytest.mark.parametrize("chat_via", ["socket", "post"])
+def test_embedded_run_has_no_error_no_lost_line_and_every_game_finished(
+    tmp_path: Path, chat_via: str
+) -> None:
+    """The bots chat over their pages' sockets (as table.js does) or by the chat form's POST."""
+    run = run_bench(tmp_path, "--runs", "embedded", "--chat-via", chat_via)
     assert (run["processes"], run["database"], run["channel_layer"]) == (1, "sqlite", "in-memory")
+    assert run["chat_via"] == chat_via
 
 
 def test_redis_run_on_two_processes_and_postgresql(tmp_path: Path) -> None:

@@ -5,9 +5,10 @@ middleware, URL router), with settings.DEADLINE_TICKER off (tests/realtime/conft
 ticker task starts. A player is authenticated the way a browser is: a session holding
 {"seats": {CODE: seat.token}} in its cookie; Host and Origin are those of http://testserver.
 
-The socket only pushes (games/tables/consumers.py): "hello" on connect and on {"type": "sync"},
+The socket pushes (games/tables/consumers.py): "hello" on connect and on {"type": "sync"},
 "panel" after each change of the table, "chat" for each line of a channel the seat reads, and
-"pong". Everything a player does is a POST (`post_chat` here; the game's moves through
+"pong"; it takes the page's chat lines too (test_socket_chat.py). Everything else a player does
+is a POST (`post_chat` here; the game's moves through
 tests/factories, as the pages' services).
 """
 

@@ -1,13 +1,15 @@
 """The table page's websocket (games/tables/consumers.py), driven through channels' test
 communicator.
 
-Protocol (static/js/table.js): the socket only pushes. On connect, and when the page sends
+Protocol (static/js/table.js): the socket pushes, and takes the page's chat lines
+(tests/realtime/test_socket_chat.py). On connect, and when the page sends
 {"type": "sync"}, the server sends a "hello" (the table's version, the seat's panel when the page
 shows an older version, the chat channels it reads, the chat lines after `after`); after every
 change of the table a "panel" rendered for that seat; each chat line of a channel the seat reads
 as a "chat" frame; "pong" for {"type": "ping"}; an "error" for anything else. Chat is sent by
-POST /g/<code>/chat and moves by the pages' POSTs (here through the same services). Every change
-reaches the sockets through the channel layer after its transaction commits.
+POST /g/<code>/chat here (or over the socket) and moves by the pages' POSTs (here through the
+same services). Every change reaches the sockets through the channel layer after its
+transaction commits.
 """
 
 from __future__ import annotations
@@ -604,7 +606,6 @@ def filled(value: Any, names: dict[str, str]) -> Any:
 @pytest.mark.parametrize(
     "frame",
     [
-        pytest.param({"type": "chat", "text": "over the socket"}, id="chat"),
         pytest.param(
             {"type": "form", "path": "/g/{code}/do/action", "fields": {"no_action": ["1"]}},
             id="own-night-action",
@@ -634,9 +635,10 @@ def filled(value: Any, names: dict[str, str]) -> Any:
 async def test_the_socket_takes_no_forms_a_form_frame_gets_an_error_and_changes_nothing(
     sockets: SocketOpener, frame: dict[str, Any]
 ) -> None:
-    """Forms are POSTs, checked against the session's seat and the CSRF token; a frame that
-    tries to act over the socket (for its own seat, for another seat, at another table, or by
-    posing as a server event) is answered with an error and changes nothing."""
+    """Forms are POSTs, checked against the session's seat and the CSRF token (only chat
+    lines go over the socket, tests/realtime/test_socket_chat.py); a frame that tries to act
+    over it (for its own seat, for another seat, at another table, or by posing as a server
+    event) is answered with an error and changes nothing."""
     table = await db(table_in)("night")
     other = await db(table_in)("night")
     ben, _ = await sockets.seat(table, "Ben")

@@ -851,14 +851,16 @@ async def test_a_removed_player_loses_the_socket_and_the_chat(sockets: SocketOpe
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_the_socket_takes_no_forms_and_no_chat(sockets: SocketOpener) -> None:
-    """The socket only pushes: a form or a chat line sent over it (as the old page did) is
-    answered with an error and changes nothing; the seat's forms are POSTs."""
+async def test_the_socket_takes_no_forms_and_its_chat_lines_are_its_own_seats(
+    sockets: SocketOpener,
+) -> None:
+    """A form sent over the socket (as an old page did) is answered with an error and changes
+    nothing: the seat's forms are POSTs. A chat line is taken (issue 39), as the seat the
+    socket's session holds, whatever seat or name the frame claims."""
     table = await database_sync_to_async(play_to)(DAY, THREE)
     ben, _ = await sockets.seat(table, "Ben")
     before = await database_sync_to_async(db_snapshot)()
     for frame in (
-        {"type": "chat", "text": "trust me", "seat_id": table.seats["Ann"].pk, "name": "Ann"},
         {"type": "form", "path": f"/g/{table.code}/do/ready", "fields": {"ready": ["yes"]}},
         {"type": "form", "path": f"/g/{table.code}/do/end_day", "fields": {}},
     ):
@@ -866,6 +868,12 @@ async def test_the_socket_takes_no_forms_and_no_chat(sockets: SocketOpener) -> N
         reply, _ = await receive_until(ben, lambda f: f["type"] == "error")
         assert reply == {"type": "error", "message": "Unknown message."}
     assert not snapshot_diff(before, await database_sync_to_async(db_snapshot)())
+    forged = {"type": "chat", "text": "trust me", "seat_id": table.seats["Ann"].pk, "name": "Ann"}
+    await ben.send_json_to(forged)
+    reply, _ = await receive_until(ben, lambda f: f["type"] == "chat-sent")
+    assert (reply["line"]["name"], reply["line"]["seat_id"]) == ("Ben", table.seats["Ben"].pk)
+    changes = snapshot_diff(before, await database_sync_to_async(db_snapshot)())
+    assert len(changes) == 1 and changes[0].startswith("chat ") and "'author': 'Ben'" in changes[0]
 
 
 def _forum_table() -> TestTable:

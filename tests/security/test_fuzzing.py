@@ -728,15 +728,25 @@ EDGE_FRAMES: list[str | bytes] = [
 ]
 
 
-def _expected_pongs(frame: str | bytes) -> int:
-    """How many pongs a frame itself earns (a ping earns one)."""
+def _frame_type(frame: str | bytes) -> object:
     if not isinstance(frame, str):
-        return 0
+        return None
     try:
         content = json.loads(frame)
     except (ValueError, RecursionError):
-        return 0
-    return int(isinstance(content, dict) and content.get("type") == "ping")
+        return None
+    return content.get("type") if isinstance(content, dict) else None
+
+
+def _expected_pongs(frame: str | bytes) -> int:
+    """How many pongs a frame itself earns (a ping earns one)."""
+    return int(_frame_type(frame) == "ping")
+
+
+def _is_chat_line(frame: str | bytes) -> bool:
+    """A chat line (issue 39): answered "chat-sent" or "chat-refused", maybe after the pong
+    (the line is written beside the socket's other work)."""
+    return _frame_type(frame) == "chat"
 
 
 async def _one_message(session: str, code: str, frame: str | bytes) -> list[dict[str, Any]]:
@@ -755,11 +765,13 @@ async def _one_message(session: str, code: str, frame: str | bytes) -> list[dict
             await comm.send_input({"type": "websocket.receive", "text": frame})
         await comm.send_json_to({"type": "ping"})
         pongs = _expected_pongs(frame) + 1
+        answers = int(_is_chat_line(frame))
         replies: list[dict[str, Any]] = []
-        while pongs:
+        while pongs or answers:
             reply = await comm.receive_json_from(timeout=WAIT)
             replies.append(reply)
             pongs -= reply["type"] == "pong"
+            answers -= reply["type"] in ("chat-sent", "chat-refused")
         return replies
     finally:
         await opener.close_all()
@@ -784,8 +796,8 @@ def socket_world(transactional_db: None) -> SocketWorld:
 
 
 def check_one_frame(world: SocketWorld, frame: str | bytes, phase: str) -> None:
-    """Send one frame as Ben in `phase`: an answer, no crash, no change; a hello is the
-    seat's own."""
+    """Send one frame as Ben in `phase`: an answer, no crash, no change (but a chat line
+    taken: one line, Ben's, with what the answer says); a hello is the seat's own."""
     channel_layers.backends.clear()  # a new event loop per frame: a fresh channel layer
     table = world.tables[phase]
     if isinstance(frame, str):
@@ -795,10 +807,28 @@ def check_one_frame(world: SocketWorld, frame: str | bytes, phase: str) -> None:
     after = db_snapshot()
     FIGURES["ws_inputs"] += 1
     FIGURES["ws_bytes"] += len(frame)
-    assert not snapshot_diff(before, after), (frame[:200], replies, snapshot_diff(before, after))
+    changes = snapshot_diff(before, after)
+    taken = [r["line"] for r in replies if r["type"] == "chat-sent"]
+    if taken:
+        [line] = taken
+        stored = ChatLine.objects.get(pk=line["id"])
+        assert (stored.seat_id, stored.author, stored.text) == (
+            table.seats["Ben"].pk,
+            "Ben",
+            line["text"],
+        )
+        assert changes == [c for c in changes if c.startswith(f"chat {line['id']} created")]
+        assert len(changes) == 1, changes
+        stored.delete()  # the next frame's world as it was
+    else:
+        assert not changes, (frame[:200], replies, changes)
     for reply in replies:
         FIGURES[f"ws_reply_{reply['type']}"] += 1
-        assert reply["type"] in ("error", "hello", "pong"), reply
+        assert reply["type"] in ("error", "hello", "pong", "chat", "chat-sent", "chat-refused"), (
+            reply
+        )
+        if reply["type"] == "chat-refused":
+            assert isinstance(reply["message"], str) and reply["message"].strip()
         if reply["type"] == "error":
             assert isinstance(reply["message"], str) and reply["message"].strip()
         if reply["type"] == "hello":
@@ -823,7 +853,8 @@ SOCKET_FUZZ = settings(
 def test_fuzz_forms_and_chat_over_the_socket(
     socket_world: SocketWorld, frame: str, phase: str
 ) -> None:
-    """What an older page sent over its socket: refused with an error, nothing changed."""
+    """What an older page sent over its socket: a form refused with an error, nothing
+    changed; a chat line refused with why, or taken as Ben's own (issue 39)."""
     check_one_frame(socket_world, frame, phase)
 
 

@@ -78,6 +78,10 @@ HELLO = {"onenight": 3, "werewolf": 4}
 # and the seats read (services.at_table); the seat's recent lines counted (the pace); the
 # line stored; RELEASE. The answer is the emptied form: nothing more is read.
 CHAT = 7
+# The same line over the page's socket (consumers.TableConsumer._say, issue 39): the seat with
+# its table (the seat the socket's session holds, read again); then as the POST: SAVEPOINT, the
+# table locked and the seats, the pace, the line stored, RELEASE. No session, CSRF or form.
+CHAT_SOCKET = 7
 # A move that does not end its phase (htmx POST /g/<code>/do/<kind>): the seat with its table;
 # SAVEPOINT; the table locked, the seats; the table saved (state, version); the move stored;
 # RELEASE; then the answer's panel reads the seats again (selectors.table_page is not handed
@@ -168,6 +172,7 @@ def open_socket(table: Table, seat: Seat) -> TableConsumer:
     consumer.channel_layer = recorder
     consumer.channel_name = f"test.{seat.pk}"
     consumer.table_id, consumer.seat_id, consumer.shown = table.pk, seat.pk, 0
+    consumer.code = table.code
     consumer.language, consumer.readable = language.of_socket(consumer.scope), frozenset()
     consumer._csrf, consumer._origin = "x" * 32, "http://testserver"
     async_to_sync(consumer._hello)(0)
@@ -300,6 +305,33 @@ def test_a_chat_line_costs_pinned_queries_and_none_per_socket(
         fan_out(game, message)
     assert all(
         any(f.get("text") == "Who has slept well tonight?" for f in sent_frames(s))
+        for s in game.sockets.values()
+    )
+
+
+def test_a_chat_line_over_the_socket_costs_pinned_queries_and_none_per_socket(
+    game: Game,
+    django_assert_num_queries: Any,
+    committed: Callable[[int], AbstractContextManager[None]],
+    group_messages: list[tuple[str, dict[str, Any]]],
+) -> None:
+    if game.family == "onenight":
+        send_night = onenight_table(game)
+        for name in NAMES:
+            send_action(send_night, name, default_action(send_night, name))
+    else:
+        game.post("Ann", "advance", {})  # the host ends the night: the day's chat is open
+    cat = game.sockets["Cat"]
+    frame = {"type": "chat", "channel": "public", "text": "Who has slept well?", "ref": 1}
+    with committed(CHAT_SOCKET):
+        async_to_sync(cat._chat)(frame)  # what receive_json starts for a "chat" frame
+    answer = sent_frames(cat)[-1]
+    assert answer["type"] == "chat-sent", answer
+    (_group, message), *_ = (m for m in group_messages if m[1]["type"] == "chat.line")
+    with django_assert_num_queries(CHAT_LINE_PUSH):
+        fan_out(game, message)
+    assert all(
+        any(f.get("text") == "Who has slept well?" for f in sent_frames(s))
         for s in game.sockets.values()
     )
 
