@@ -52,6 +52,11 @@ run: install
 
 # The suite runs on the embedded defaults; then, when PostgreSQL and Redis answer here, once more
 # against them (the multi-process tests always use them, and skip when they are missing).
+# The second run is `-m backends`: the tests that can reach the database or the channel layer
+# (pytest-django's database, a server process, the channel layer; tests/conftest.py marks them).
+# The others (pure engines, scenario runners, unit tests with no database) cannot tell the two
+# backends apart, since pytest-django refuses them the database: running them again only cost
+# CI time.
 test: install browser gettext
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -60,7 +65,7 @@ test: install browser gettext
 	@if $(BIN)/python bin/services-answer; then \
 		echo "PostgreSQL and Redis answer: running the suite against them as well"; \
 		DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) \
-			$(BIN)/python -m pytest --ignore=tests/multiprocess $(PYTEST_ARGS); \
+			$(BIN)/python -m pytest --ignore=tests/multiprocess -m backends $(PYTEST_ARGS); \
 	else \
 		echo "PostgreSQL or Redis does not answer: skipped the second run against them"; \
 	fi

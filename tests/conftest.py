@@ -21,6 +21,39 @@ os.environ.setdefault("ONENIGHT_TABLE_JOINS_PER_MINUTE", "100000")
 os.environ.setdefault("ONENIGHT_WRONG_SEAT_CODES_PER_MINUTE", "100000")
 
 
+# `make test` runs the suite twice: on the embedded defaults, then against PostgreSQL + Redis
+# (DATABASE_URL, REDIS_URL). The second run is `-m backends`: only the tests whose outcome could
+# differ there. A test is marked here when it can reach the database or the channel layer:
+# - it has pytest-django's database (the `django_db` marker, or one of the fixtures below that
+#   open it). Every other test is refused the database by pytest-django itself, so an ORM call
+#   sneaking into an unmarked test fails loudly rather than going unchecked on PostgreSQL;
+# - it runs against a server process, whose database and channel layer follow DATABASE_URL and
+#   REDIS_URL (every test in tests/browser, marked there; the multi-process `cluster`);
+# - it is in tests/realtime or tests/security, whose autouse `fresh_channel_layer` is there
+#   because their tests send through the channel layer;
+# - its module says so with `pytest.mark.backends` (a server or script it starts on its own).
+# The rest (the pure engines and scenario runners, the bot's and the templates' unit tests, the
+# settings read with an environment of their own, the restart test on its own SQLite file) give
+# the same result on any backend, and run once.
+BACKEND_FIXTURES = frozenset(
+    {
+        "db",
+        "transactional_db",
+        "django_db_reset_sequences",
+        "django_db_serialized_rollback",
+        "cluster",
+        "fresh_channel_layer",
+    }
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("django_db") or fixtures & BACKEND_FIXTURES:
+            item.add_marker(pytest.mark.backends)
+
+
 @pytest.fixture(autouse=True)
 def _many_games_per_minute(settings: pytest.FixtureRequest) -> None:
     """In-process tests get the same high caps; a test of a cap sets its own value."""

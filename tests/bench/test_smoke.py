@@ -20,6 +20,10 @@ import pytest
 
 from bench.server import answers
 
+# The benchmark starts its own servers on DATABASE_URL and REDIS_URL: a backends test even without
+# pytest-django's database (tests/conftest.py).
+pytestmark = pytest.mark.backends
+
 REPO = Path(__file__).resolve().parents[2]
 SMALL = shlex.split("--games 2 --players 4 --day-seconds 6 --chat-every 2 --ramp 1 --think 0.2,0.6")
 MEASURED = {

@@ -36,6 +36,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if HERE in Path(str(item.path)).resolve().parents:
             item.add_marker(pytest.mark.browser)
+            # Every server here (ours or a test's own) follows DATABASE_URL and REDIS_URL: the
+            # second run of `make test` plays them again (tests/conftest.py).
+            item.add_marker(pytest.mark.backends)
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,6 @@ every phase, every seat, a watcher, the refusals, the rules pages, table mode an
 
 from __future__ import annotations
 
-import random
 import re
 from collections import defaultdict
 from collections.abc import Iterable
@@ -21,8 +20,7 @@ from django.urls import reverse
 from games.families.onenight.options import RULES_PHRASE
 from games.families.werewolf.stored import game_of
 from games.tables import seat_codes, services
-from games.tables.models import ChatLine, Seat, Table
-from games.tables.watching import watch_path
+from games.tables.models import ChatLine, Table
 from tests.factories import (
     NAMES,
     OFFICIAL_FIVE,
@@ -32,15 +30,13 @@ from tests.factories import (
     client_for,
     deal_game,
     end_day,
-    fixed_shuffle,
     new_client,
     play_night,
     ring_votes,
 )
 from tests.i18n import pseudo
+from tests.werewolf.page_walk import LINE_UPS, Walk
 from tests.werewolf.test_table_mode import CLASSIC, Moderator
-from tests.werewolf.test_table_play import NAMES as NAMES_9
-from tests.werewolf.test_table_play import fields_for, open_table
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_pseudo")]
 
@@ -177,99 +173,20 @@ def test_a_one_night_lobby_for_host_guest_and_newcomer() -> None:
     reading.check()
 
 
-# Line-ups of nine that together deal every role of each ruleset (dealt in seat order).
-LINE_UPS = {
-    "forum": {"werewolf": 2, "lunatic": 1, "seer": 1, "protector": 1, "villager": 4},
-    "oxford": {
-        "werewolf": 2, "dark_villager": 1, "wolfsbane": 1, "trapper": 1, "vigilante": 1,
-        "mayor": 1, "cultist": 1, "villager": 1,
-    },
-    "classic": {
-        "werewolf": 1, "wolf_beauty": 1, "white_wolf_king": 1, "wolf_king": 1, "seer": 1,
-        "witch": 1, "hunter": 1, "guardian": 1, "knight": 1,
-    },
-    "classic-others": {
-        "werewolf": 1, "hidden_wolf": 1, "wraith_rider": 1, "stone_ghost": 1, "idiot": 1,
-        "silencer": 1, "grave_keeper": 1, "villager": 2,
-    },
-}  # fmt: skip
-
-
 @pytest.mark.parametrize("line_up", list(LINE_UPS))
 def test_a_werewolf_game_to_its_end(line_up: str) -> None:
-    ruleset = line_up.partition("-")[0]
-    rng = random.Random(line_up)
-    reading = Reading([])
-    first = new_client()
-    reading.page("roles", first, reverse("werewolf_roles", args=[ruleset]))
-    table, seats = open_table(ruleset, players=len(NAMES_9))
-    services.options_set(
-        host=seats["Ann"],
-        fields={f"count_{role}": [str(n)] for role, n in LINE_UPS[line_up].items()},
-    )
-    reading.allowed.append(table.code)
-    clients = {}
-    for name, seat in seats.items():
-        client = new_client()
-        client.get(reverse("rejoin", args=[table.code, seat.token]))
-        clients[name] = client
-    reading.page("lobby host", clients["Ann"], reverse("table", args=[table.code]))
-    reading.page("lobby guest", clients["Ben"], reverse("table", args=[table.code]))
-    with fixed_shuffle():
-        services.table_start(host=seats["Ann"])
-    table.refresh_from_db()
-    assert sorted(game_of(table.state).setup.roles[n].name for n in seats) == sorted(
+    """The roles page, then a game walked through the pages (tests/werewolf/page_walk.py):
+    the lobby, every step's page for every seat and a watcher, the refusals, the end, and the
+    notes of the chat."""
+    walk = Walk(line_up)
+    reading = Reading([walk.table.code])
+    reading.page("roles", new_client(), reverse("werewolf_roles", args=[walk.ruleset]))
+    table = walk.play(reading)
+    assert sorted(game_of(table.state).setup.roles[n].name for n in walk.seats) == sorted(
         role for role, n in LINE_UPS[line_up].items() for _each in range(n)
     )
-    watcher = new_client()
-    # The game's watch link: a living host is not shown it (the watcher rules), so it comes as
-    # a host whose seat reads the graveyard would hand it out.
-    watcher.get(watch_path(table))
-    seen: set[str] = set()
-    for step in range(400):
-        table.refresh_from_db()
-        if table.stage != "playing":
-            break
-        phase = game_of(table.state).state.phase
-        where = f"{phase.kind} {phase.number}"
-        if where not in seen:  # each phase's pages once, for every seat and the watcher
-            seen.add(where)
-            for name in seats:
-                reading.page(f"{where} {name}", clients[name], reverse("table", args=[table.code]))
-            reading.page(f"{where} watcher", watcher, reverse("table", args=[table.code]))
-        moved = False
-        for name in rng.sample(list(seats), len(seats)):
-            seat = Seat.objects.get(pk=seats[name].pk)
-            found = fields_for(table, seat, rng)
-            if found is None:
-                continue
-            kind, fields = found
-            if step % 3 == 0:  # now and then, a refusal first: a form naming nobody
-                wrong = {key: ["0"] for key in fields} or {"target": ["0"]}
-                answer = clients[name].post(
-                    reverse("move", args=[table.code, kind]), wrong, HTTP_HX_REQUEST="1"
-                )
-                reading.read(f"{where} refusal {name} {kind}", answer.content.decode())
-                table.refresh_from_db()
-                if table.stage != "playing":
-                    break
-            answer = clients[name].post(
-                reverse("move", args=[table.code, kind]), fields, HTTP_HX_REQUEST="1"
-            )
-            reading.read(f"{where} answer {name} {kind}", answer.content.decode())
-            moved = moved or answer.status_code == 200
-            table.refresh_from_db()
-            if table.stage != "playing":
-                break
-        table.refresh_from_db()
-        if not moved and table.stage == "playing":
-            services.table_move_on(table=table)
-    table.refresh_from_db()
     if line_up != "oxford":  # random Oxford days seldom carry an execution call to its end
         assert table.stage == "over", "the game was played to its end, whose pages are read too"
-    for name in ("Ann", "Ben"):
-        reading.page(f"end {name}", clients[name], reverse("table", args=[table.code]))
-    reading.page("end watcher", watcher, reverse("table", args=[table.code]))
     reading.notes(table)
     reading.check()
 

@@ -20,6 +20,9 @@ from tests.browser.live_server import REPO_ROOT, LiveServer, run_live_server, se
 
 from .conftest import Inbox, free_port
 
+# A server of its own on DATABASE_URL: a backends test (tests/conftest.py).
+pytestmark = pytest.mark.backends
+
 SETUP = """
 import django
 django.setup()

@@ -8,18 +8,12 @@ documents outside the "why?" elements (tests/citations.py), where each ruling ke
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from django.template import Context, Template
 from django.test import Client
 from django.urls import reverse
 
-from games.families.werewolf.stored import game_of
-from games.tables import services
 from games.tables.citing import Cited, split
-from games.tables.models import Seat, Table
-from games.tables.watching import watch_path
 from tests.citations import citations, visible_text
 from tests.factories import (
     OFFICIAL_FIVE,
@@ -28,13 +22,10 @@ from tests.factories import (
     client_for,
     deal_game,
     end_day,
-    fixed_shuffle,
-    new_client,
     play_night,
     ring_votes,
 )
-from tests.werewolf.test_table_play import NAMES as NAMES_9
-from tests.werewolf.test_table_play import fields_for, open_table
+from tests.werewolf.page_walk import LINE_UPS, Walk
 
 pytestmark = pytest.mark.django_db
 
@@ -91,94 +82,11 @@ def test_a_one_night_game_reads_without_citations(ruleset: str, cards: dict[str,
     reading.check()
 
 
-LINE_UPS = {
-    "forum": {"werewolf": 2, "lunatic": 1, "seer": 1, "protector": 1, "villager": 4},
-    "oxford": {
-        "werewolf": 2, "dark_villager": 1, "wolfsbane": 1, "trapper": 1, "vigilante": 1,
-        "mayor": 1, "cultist": 1, "villager": 1,
-    },
-    "classic": {
-        "werewolf": 1, "wolf_beauty": 1, "white_wolf_king": 1, "wolf_king": 1, "seer": 1,
-        "witch": 1, "hunter": 1, "guardian": 1, "knight": 1,
-    },
-    "classic-others": {
-        "werewolf": 1, "hidden_wolf": 1, "wraith_rider": 1, "stone_ghost": 1, "idiot": 1,
-        "silencer": 1, "grave_keeper": 1, "villager": 2,
-    },
-}  # fmt: skip
-
-
-def play_werewolf(line_up: str, reading: Reading) -> tuple[Table, dict[str, Client], Client]:
-    """A multi-night game of this line-up played to its end through the pages, each phase's
-    page read for every seat and a watcher, with a refusal now and then."""
-    ruleset = line_up.partition("-")[0]
-    rng = random.Random(line_up)
-    table, seats = open_table(ruleset, players=len(NAMES_9))
-    services.options_set(
-        host=seats["Ann"],
-        fields={f"count_{role}": [str(n)] for role, n in LINE_UPS[line_up].items()},
-    )
-    clients = {}
-    for name, seat in seats.items():
-        client = new_client()
-        client.get(reverse("rejoin", args=[table.code, seat.token]))
-        clients[name] = client
-    reading.page("lobby", clients["Ben"], reverse("table", args=[table.code]))
-    with fixed_shuffle():
-        services.table_start(host=seats["Ann"])
-    table.refresh_from_db()
-    watcher = new_client()
-    watcher.get(watch_path(table))
-    seen: set[str] = set()
-    for step in range(400):
-        table.refresh_from_db()
-        if table.stage != "playing":
-            break
-        state = game_of(table.state).state
-        where = f"{state.phase.kind} {state.phase.number} {state.step}"
-        if where not in seen:
-            seen.add(where)
-            for name in seats:
-                reading.page(f"{where} {name}", clients[name], reverse("table", args=[table.code]))
-            reading.page(f"{where} watcher", watcher, reverse("table", args=[table.code]))
-        moved = False
-        for name in rng.sample(list(seats), len(seats)):
-            seat = Seat.objects.get(pk=seats[name].pk)
-            found = fields_for(table, seat, rng)
-            if found is None:
-                continue
-            kind, fields = found
-            if step % 3 == 0:
-                wrong = {key: ["0"] for key in fields} or {"target": ["0"]}
-                answer = clients[name].post(
-                    reverse("move", args=[table.code, kind]), wrong, HTTP_HX_REQUEST="1"
-                )
-                reading.read(f"{where} refusal {name} {kind}", answer.content.decode())
-                table.refresh_from_db()
-                if table.stage != "playing":
-                    break
-            answer = clients[name].post(
-                reverse("move", args=[table.code, kind]), fields, HTTP_HX_REQUEST="1"
-            )
-            reading.read(f"{where} answer {name} {kind}", answer.content.decode())
-            moved = moved or answer.status_code == 200
-            table.refresh_from_db()
-            if table.stage != "playing":
-                break
-        table.refresh_from_db()
-        if not moved and table.stage == "playing":
-            services.table_move_on(table=table)
-    table.refresh_from_db()
-    for name in seats:
-        reading.page(f"end {name}", clients[name], reverse("table", args=[table.code]))
-    reading.page("end watcher", watcher, reverse("table", args=[table.code]))
-    return table, clients, watcher
-
-
 @pytest.mark.parametrize("line_up", list(LINE_UPS))
 def test_a_werewolf_game_reads_without_citations(line_up: str) -> None:
+    """Every step's page for every seat and a watcher, the refusals and the end (page_walk)."""
     reading = Reading()
-    play_werewolf(line_up, reading)
+    Walk(line_up).play(reading)
     reading.check()
 
 

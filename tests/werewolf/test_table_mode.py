@@ -106,6 +106,30 @@ class Moderator:
         self.table.refresh_from_db()
         return game_of(self.table.state)
 
+    def quiet_night(self, victim: str, checked: str) -> None:
+        """A CLASSIC night with nothing unusual: the pack (Ann) kills `victim`, the witch (Dan)
+        keeps both potions, the seer (Cat) checks `checked`; then daybreak."""
+        self.night("Ann", "kill", victim)
+        self.night("Dan", "save", "no")
+        self.night("Dan", "poison", "")
+        self.night("Cat", "check", checked)
+        self.post("advance", {})
+
+    def quiet_day(self) -> None:
+        """A day where nobody is elected sheriff nor voted out: on to the next night."""
+        self.post("sheriff_votes", {})
+        self.post("advance", {})
+        self.post("votes", {})
+
+
+@pytest.fixture
+def mod() -> Moderator:
+    """The moderator's phone with CLASSIC at the table, its real cards entered: night 1 is
+    being called (the start of most tests here)."""
+    mod = Moderator("classic", list(CLASSIC))
+    mod.deal(CLASSIC)
+    return mod
+
 
 def test_a_classic_game_moderated_at_the_table_ends_as_the_scenario_runner_says() -> None:
     mod = Moderator("classic", list(CLASSIC))
@@ -247,9 +271,7 @@ def test_a_forum_game_by_seat_numbers_with_the_app_dealing() -> None:
         assert f"{player}</td><td>{role.title}" in page  # the moderator sees every role
 
 
-def test_only_the_moderator_moves_and_a_refused_tap_changes_nothing() -> None:
-    mod = Moderator("classic", list(CLASSIC))
-    mod.deal(CLASSIC)
+def test_only_the_moderator_moves_and_a_refused_tap_changes_nothing(mod: Moderator) -> None:
     version = Table.objects.get(pk=mod.table.pk).version
     page = mod.post(
         "night", {"as": mod.seats["Cat"], "key": "check", "target": mod.seats["Cat"]}, 400
@@ -277,11 +299,9 @@ def _read_aloud(page: str) -> str:
     return re.sub(r"<[^>]+>", " ", found.group(1))
 
 
-def test_the_read_aloud_block_names_the_role_called_and_nothing_secret() -> None:
+def test_the_read_aloud_block_names_the_role_called_and_nothing_secret(mod: Moderator) -> None:
     """Issue 38 item 5: what the moderator reads aloud names the role called, never who holds
     it, whether they are alive, nor a rule's section; those are in the moderator-only area."""
-    mod = Moderator("classic", list(CLASSIC))
-    mod.deal(CLASSIC)
     page = mod.page()
     assert "Hand the host role to" not in page  # the players have no phone to host from
     assert "Sound when it is my turn" not in page and "rejoin link" not in page
@@ -301,9 +321,7 @@ def test_the_read_aloud_block_names_the_role_called_and_nothing_secret() -> None
     mod.night("Dan", "poison", "")
     mod.night("Cat", "check", "Ben")
     mod.post("advance", {})
-    mod.post("sheriff_votes", {})
-    mod.post("advance", {})
-    mod.post("votes", {})
+    mod.quiet_day()
     page = mod.night("Ann", "kill", "Fay")
     mod.night("Dan", "save", "no")
     page = mod.night("Dan", "poison", "")
@@ -369,9 +387,7 @@ def test_undo_takes_back_the_end_and_a_daybreak_keeps_the_nights_calls() -> None
     assert "Everyone has been called" in mod.page()
 
 
-def test_a_double_tap_is_refused_and_changes_nothing() -> None:
-    mod = Moderator("classic", list(CLASSIC))
-    mod.deal(CLASSIC)
+def test_a_double_tap_is_refused_and_changes_nothing(mod: Moderator) -> None:
     version = Table.objects.get(pk=mod.table.pk).version
     mod.post(
         "night",
@@ -386,17 +402,9 @@ def test_a_double_tap_is_refused_and_changes_nothing() -> None:
     assert mod.game().state.choices["Ann"]["kill"] == "Fay"
 
 
-def test_a_dead_role_is_still_called_in_its_place() -> None:
-    mod = Moderator("classic", list(CLASSIC))
-    mod.deal(CLASSIC)
-    mod.night("Ann", "kill", "Cat")  # the seer dies tonight
-    mod.night("Dan", "save", "no")
-    mod.night("Dan", "poison", "")
-    mod.night("Cat", "check", "Ben")
-    mod.post("advance", {})
-    mod.post("sheriff_votes", {})  # nobody elected
-    mod.post("advance", {})
-    mod.post("votes", {})
+def test_a_dead_role_is_still_called_in_its_place(mod: Moderator) -> None:
+    mod.quiet_night("Cat", "Ben")  # the seer dies tonight
+    mod.quiet_day()
     assert mod.game().state.phase.label == "night 2"
     calls = _calls(mod.page())
     assert [title for _, title in calls] == ["The werewolves", "Dan (Witch)", "Dan (Witch)", "Seer"]
@@ -433,19 +441,11 @@ def test_oxford_lovers_and_crossbows_entered_from_fates_cards() -> None:
     assert setup.lovers == (("Ben", "Dan"),) and setup.crossbows == frozenset({"Fay"})
 
 
-def test_a_call_kept_for_a_dead_role_is_passed_even_from_an_old_page() -> None:
+def test_a_call_kept_for_a_dead_role_is_passed_even_from_an_old_page(mod: Moderator) -> None:
     """Issue 35: the passed call's form once posted a hidden as=0, which was refused as a
     player ("Choose a player from the list on the page.") and left the night stuck."""
-    mod = Moderator("classic", list(CLASSIC))
-    mod.deal(CLASSIC)
-    mod.night("Ann", "kill", "Cat")
-    mod.night("Dan", "save", "no")
-    mod.night("Dan", "poison", "")
-    mod.night("Cat", "check", "Ben")
-    mod.post("advance", {})
-    mod.post("sheriff_votes", {})
-    mod.post("advance", {})
-    mod.post("votes", {})
+    mod.quiet_night("Cat", "Ben")  # the seer dies
+    mod.quiet_day()
     mod.night("Ann", "kill", "Fay")
     mod.night("Dan", "save", "no")
     page = mod.night("Dan", "poison", "")
@@ -456,16 +456,12 @@ def test_a_call_kept_for_a_dead_role_is_passed_even_from_an_old_page() -> None:
     assert "Everyone has been called" in page
 
 
-def test_a_witch_with_both_potions_spent_is_passed_with_one_tap() -> None:
-    mod = Moderator("classic", list(CLASSIC))
-    mod.deal(CLASSIC)
+def test_a_witch_with_both_potions_spent_is_passed_with_one_tap(mod: Moderator) -> None:
     mod.night("Ann", "kill", "Fay")
     mod.night("Dan", "save", "yes")  # the antidote, night 1
     mod.night("Cat", "check", "Ann")
     mod.post("advance", {})
-    mod.post("sheriff_votes", {})
-    mod.post("advance", {})
-    mod.post("votes", {})
+    mod.quiet_day()
     mod.night("Ann", "kill", "Gus")
     mod.night("Dan", "poison", "Hal")  # the poison, night 2
     mod.night("Cat", "check", "Ben")
@@ -479,12 +475,10 @@ def test_a_witch_with_both_potions_spent_is_passed_with_one_tap() -> None:
     assert "Cat (Seer)" in _called(page)
 
 
-def test_a_changed_victim_calls_the_witch_again() -> None:
+def test_a_changed_victim_calls_the_witch_again(mod: Moderator) -> None:
     """A save stands for the victim the witch was shown: the pack's victim changed, or taken
     back, her call comes again, and daybreak is never refused for a save with nobody
     attacked."""
-    mod = Moderator("classic", list(CLASSIC))
-    mod.deal(CLASSIC)
     mod.night("Ann", "kill", "Fay")
     mod.night("Dan", "save", "yes")
     mod.night("Cat", "check", "Ann")
@@ -507,11 +501,7 @@ def test_the_knights_duel_offers_no_no_one_and_refuses_in_the_pages_words() -> N
     section, never the engine's ("must name a player, not None")."""
     mod = Moderator("classic", list(KNIGHT))
     mod.deal(KNIGHT)
-    mod.night("Ann", "kill", "Gus")
-    mod.night("Dan", "save", "no")
-    mod.night("Dan", "poison", "")
-    mod.night("Cat", "check", "Ann")
-    mod.post("advance", {})
+    mod.quiet_night("Gus", "Ann")
     page = mod.post("sheriff_votes", {})
     duel = re.search(
         r'<select name="target"[^>]*aria-label="Eve\'s Duel target">(.*?)</select>', page
@@ -533,16 +523,10 @@ def test_the_knights_duel_offers_no_no_one_and_refuses_in_the_pages_words() -> N
     assert "Ann" not in mod.game().state.alive
 
 
-def test_votes_counted_by_hand_are_one_tap_per_player_without_javascript() -> None:
+def test_votes_counted_by_hand_are_one_tap_per_player_without_javascript(mod: Moderator) -> None:
     """Issue 38 item 5: tap the accused, then each voter; each tap is a plain form (no
     JavaScript), recorded at once, and a second tap takes a vote back; nothing is lost."""
-    mod = Moderator("classic", list(CLASSIC))
-    mod.deal(CLASSIC)
-    mod.night("Ann", "kill", "Fay")
-    mod.night("Dan", "save", "no")
-    mod.night("Dan", "poison", "")
-    mod.night("Cat", "check", "Ann")
-    mod.post("advance", {})
+    mod.quiet_night("Fay", "Ann")
     page = mod.page()
     buttons = re.findall(r'<button type="submit" name="accused" value="(\d+)"', page)
     assert len(buttons) == len(CLASSIC) - 1  # one big button per living candidate
