@@ -384,3 +384,14 @@ def test_the_narrator_calls_every_wake_role_in_order() -> None:
     # The werewolves wake for a mystic wolf even without a plain werewolf card.
     mystic = [c.key for c in narrator.narration(OFFICIAL, [R.MYSTIC_WOLF, R.SEER, R.VILLAGER])]
     assert mystic == ["werewolves", "mystic-wolf", "seer"]
+
+
+def test_a_doppelganger_alpha_wolf_with_no_prey_acts_no_further() -> None:
+    """Our ruling (docs/rules.md 8a.5): the alpha wolf's swap is compulsory only while another
+    player was dealt no werewolf card; a Doppelganger that copies it is held to the same."""
+    from games.families.onenight.engine import copied_action_rule
+
+    d = deal(Ann="doppelganger", Ben="alpha_wolf", Cat="werewolf", centre_wolf="werewolf", **BASE)
+    assert copied_action_rule(R.ALPHA_WOLF, d, "Ann").requirement.value == "none"
+    r = resolve_night(d, {"Ann": ["Ben"], "Ben": ["Ann"]})
+    assert r.copied is R.ALPHA_WOLF and final(r, "Ann", CENTRE_WOLF) == ("werewolf", "doppelganger")

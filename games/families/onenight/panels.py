@@ -256,7 +256,7 @@ def _action_form(
                 choices=tuple(Choice(str(i), n) for i, n in others),
             )
         copied = deal.cards[action["targets"][0]]
-        rule = copied_action_rule(copied)
+        rule = copied_action_rule(copied, deal, me)
     if rule.requirement is Requirement.NONE:
         return ActionForm(kind="none", prompt=rule.description, copied=copied)
     choices: list[Choice] = []

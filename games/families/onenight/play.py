@@ -252,7 +252,7 @@ def copy(
         copied = validate_copy(deal, seat.name, targets[0])
     except RuleError as error:
         raise FamilyError(_for_player(error, seat.name)) from None
-    complete = copied_action_rule(copied).requirement is Requirement.NONE
+    complete = copied_action_rule(copied, deal, seat.name).requirement is Requirement.NONE
     actions = {**state.actions, seat.name: {"targets": targets, "complete": complete}}
     return _after_action(table, _with(table, actions=actions), now)
 
@@ -274,7 +274,7 @@ def act(
         # role that must act (the Drunk, rules/000 s4) does not have.
         rule = action_rule(deal, seat.name)
         if existing is not None and deal.cards.get(seat.name) is Role.DOPPELGANGER:
-            rule = copied_action_rule(deal.cards[existing["targets"][0]])
+            rule = copied_action_rule(deal.cards[existing["targets"][0]], deal, seat.name)
         if rule.requirement is Requirement.MANDATORY:
             raise FamilyError(_("Pick your target first: your role must act tonight."))
         raise FamilyError(_("Pick your target, or choose “no action”."))
@@ -323,7 +323,7 @@ def _fill_missing(state: OneNightState, rng: random.Random) -> dict[str, Any]:
         sent = list(action["targets"]) if action else []
         rule = action_rule(deal, name)
         if sent and rule.role is Role.DOPPELGANGER:
-            rule = copied_action_rule(deal.cards[sent[0]])
+            rule = copied_action_rule(deal.cards[sent[0]], deal, name)
         must = rule.requirement is Requirement.MANDATORY
         extra = _chosen_for(rule, name, state, rng) if must else []
         actions[name] = {"targets": sent + extra, "complete": True, "by_deadline": True}

@@ -97,7 +97,9 @@ def action_rule(deal: Deal, player: str) -> ActionRule:
     return ActionRule(role, Requirement.NONE, (), _NO_ACTION)
 
 
-def copied_action_rule(copied: Role) -> ActionRule:
+def copied_action_rule(
+    copied: Role, deal: Deal | None = None, player: str | None = None
+) -> ActionRule:
     """The rule for the targets a Doppelganger sends after the copy (rules/002 s5).
 
     A copied role whose `copy` is AT_ONCE (seer, robber, troublemaker, drunk) acts at once with
@@ -109,7 +111,11 @@ def copied_action_rule(copied: Role) -> ActionRule:
             raise LookupError(f"{copied.value} acts at once when copied but has no action rule")
         return record.action
     if record.copy is Copy.OWN_STEP and record.action is not None:
-        # Daybreak: a copied alpha or mystic wolf, revealer or curator acts at its own step.
+        # Daybreak: a copied alpha or mystic wolf, revealer or curator acts at its own step,
+        # when its condition holds for the Doppelganger (an alpha wolf needs a non-werewolf).
+        holds = CONDITIONS[record.action_if]
+        if deal is not None and player is not None and not holds(deal, player):
+            return ActionRule(copied, Requirement.NONE, (), COPIED_ACTS_NO_FURTHER)
         return record.action
     return ActionRule(copied, Requirement.NONE, (), COPIED_ACTS_NO_FURTHER)
 
@@ -193,7 +199,7 @@ def validate_action(deal: Deal, player: str, targets: Sequence[str]) -> tuple[st
         return chosen
     _check_shape(deal, player, rule, chosen[:1])
     copied = deal.cards[chosen[0]]
-    _check_shape(deal, player, copied_action_rule(copied), chosen[1:])
+    _check_shape(deal, player, copied_action_rule(copied, deal, player), chosen[1:])
     return chosen
 
 
