@@ -30,6 +30,20 @@ ROLE_ICONS: Mapping[str, str] = MappingProxyType(
         "hunter": "bow-arrow",
         "villager": "farmer",
         "tanner": "leather-boot",
+        # One Night's Daybreak and the Prince (issue 42): icons already vendored for other
+        # roles (the vendoring needs the network; see docs/rules.md 8a). The witch shares the
+        # 1.7.0 witch's key and icon.
+        "sentinel": "checked-shield",
+        "alpha_wolf": "direwolf",
+        "mystic_wolf": "psychic-waves",
+        "dream_wolf": "sleepy",
+        "apprentice_seer": "crystal-ball",
+        "paranormal_investigator": "spectre",
+        "village_idiot": "jester-hat",
+        "revealer": "hood",
+        "curator": "stone-bust",
+        "bodyguard": "guards",
+        "prince": "king",
         # Multi-night Werewolf: the forum game (rules/001)
         "lunatic": "psychic-waves",
         "protector": "checked-shield",

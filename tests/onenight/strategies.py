@@ -12,7 +12,13 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from games.families.onenight.engine import CENTRE_POSITIONS, Role, Ruleset, role_limits
+from games.families.onenight.engine import (
+    CENTRE_POSITIONS,
+    EXPANSION_ROLES,
+    Role,
+    Ruleset,
+    role_limits,
+)
 
 from .builders import NAMES
 
@@ -24,8 +30,12 @@ SCENARIO_KEYS = ["ruleset", "players", "deal", "night", "votes"]
 
 
 def full_pool(ruleset: str) -> list[str]:
-    """Every card the ruleset allows, each as many times as its limit (rules/000 s4)."""
-    return [r.value for r, n in role_limits(Ruleset(ruleset)).items() for _ in range(n)]
+    """Every base-game card the ruleset allows, each as many times as its limit (rules/000 s4).
+
+    The expansions' roles have their own strategy (tests/onenight/test_daybreak_properties.py);
+    the plain reading of the rules in reference.py is the base game's."""
+    limits = role_limits(Ruleset(ruleset))
+    return [r.value for r, n in limits.items() if r not in EXPANSION_ROLES for _ in range(n)]
 
 
 def pick_deck(ruleset: str, shuffled: list[str], size: int) -> list[str]:

@@ -22,6 +22,7 @@ from games.families.onenight.engine import (
     validate_deck,
     validate_players,
 )
+from games.families.onenight.engine.roles import EXPANSION_ROLES
 
 from .builders import NAMES
 
@@ -115,9 +116,12 @@ def test_deck_needs_players_plus_three_cards() -> None:
 
 
 @pytest.mark.parametrize("ruleset", [HOUSE, OFFICIAL])
-@pytest.mark.parametrize("role", [r for r in Role if r is not Role.DOPPELGANGER])
+@pytest.mark.parametrize(
+    "role", [r for r in Role if r is not Role.DOPPELGANGER and r not in EXPANSION_ROLES]
+)
 def test_each_role_limit(ruleset: Ruleset, role: Role) -> None:
-    """rules/000 s4: at most 2 werewolves, 2 masons, 3 villagers, one of every other role."""
+    """rules/000 s4: at most 2 werewolves, 2 masons, 3 villagers, one of every other role.
+    (Daybreak's roles and the Prince: tests/onenight/test_daybreak.py.)"""
     limit = role_limits(ruleset)[role]
     assert limit == {R.WEREWOLF: 2, R.MASON: 2, R.VILLAGER: 3}.get(role, 1)
     ok = _padded([role] * limit)
@@ -183,7 +187,9 @@ def test_house_table_is_at_most_twelve_players() -> None:
     house_cards = [r for r, n in role_limits(HOUSE).items() for _ in range(n)]
     assert len(house_cards) == 15
     assert sum(validate_deck(HOUSE, house_cards, 12).values()) == 15
-    official_cards = [r for r, n in role_limits(OFFICIAL).items() for _ in range(n)]
+    official_cards = [
+        r for r, n in role_limits(OFFICIAL).items() if r not in EXPANSION_ROLES for _ in range(n)
+    ]
     assert len(official_cards) == 16
     assert sum(validate_deck(OFFICIAL, official_cards, 13).values()) == 16
     # 13 house players would need 16 cards: any 16 house cards break a limit.

@@ -33,6 +33,7 @@ from games.families.onenight.engine.deck import Deal
 from games.families.onenight.engine.messages import TOLD, night_report, role_message
 from games.families.onenight.engine.resolvers import RESOLVERS, Resolver
 from games.families.onenight.engine.roles import (
+    CENTRE_WOLF,
     NIGHTS,
     ROLES,
     Copy,
@@ -230,7 +231,10 @@ def _deal_with(ruleset: Ruleset, role: Role) -> Deal:
         hand.append(Role.MASON)
     hand += [r for r in FILLER if r is not role][: 7 - len(hand)]
     players = ("Ann", "Ben", "Cat", "Dan")
-    return make_deal(ruleset, players, dict(zip((*players, *CENTRE_POSITIONS), hand, strict=True)))
+    dealt = dict(zip((*players, *CENTRE_POSITIONS), hand, strict=True))
+    if role is Role.ALPHA_WOLF:
+        dealt[CENTRE_WOLF] = Role.WEREWOLF  # Daybreak: the centre werewolf card
+    return make_deal(ruleset, players, dealt)
 
 
 def _dealing(role: Role) -> list[Ruleset]:
@@ -281,12 +285,28 @@ def test_every_role_reads_its_own_words(ruleset: Ruleset, role: Role) -> None:
 
 def test_the_doppelganger_copies_what_the_table_says() -> None:
     """rules/002 s5, from the records: seer, robber, troublemaker and drunk act at once; the
-    werewolf, minion and mason wake with them; the insomniac has step 9a; the rest sleep."""
-    assert frozenset({Role.SEER, Role.ROBBER, Role.TROUBLEMAKER, Role.DRUNK}) == ACTS_AT_ONCE
+    werewolf, minion and mason wake with them; the insomniac has step 9a; the rest sleep.
+    Daybreak (docs/rules.md, "The Doppelganger and Daybreak"): the sentinel, apprentice seer,
+    paranormal investigator, witch and village idiot act at once; the alpha and mystic wolves
+    wake with the werewolves and act again right after the original; the revealer and curator
+    act right after theirs."""
+    base = {Role.SEER, Role.ROBBER, Role.TROUBLEMAKER, Role.DRUNK}
+    daybreak = {
+        Role.SENTINEL,
+        Role.APPRENTICE_SEER,
+        Role.PARANORMAL_INVESTIGATOR,
+        Role.WITCH,
+        Role.VILLAGE_IDIOT,
+    }
+    assert frozenset(base | daybreak) == ACTS_AT_ONCE
     with_them = {r for r, rec in ROLES.items() if rec.copy is Copy.WITH_THEM}
     assert with_them == {Role.WEREWOLF, Role.MINION, Role.MASON}
     labels = [(s.label, s.role, s.copied) for s in NIGHTS[Ruleset.OFFICIAL] if s.copied]
     assert labels == [
         ("1", Role.DOPPELGANGER, Role.MINION),
+        ("2b", Role.DOPPELGANGER, Role.ALPHA_WOLF),
+        ("2c", Role.DOPPELGANGER, Role.MYSTIC_WOLF),
         ("9a", Role.DOPPELGANGER, Role.INSOMNIAC),
+        ("10a", Role.DOPPELGANGER, Role.REVEALER),
+        ("11a", Role.DOPPELGANGER, Role.CURATOR),
     ]

@@ -59,6 +59,7 @@ from django.utils import timezone
 from games.families.onenight import panels
 from games.families.onenight.engine import (
     CENTRE_POSITIONS,
+    EXPANSION_ROLES,
     ActionRule,
     Deal,
     NightResult,
@@ -68,9 +69,9 @@ from games.families.onenight.engine import (
     action_rule,
     copied_action_rule,
     max_players,
-    role_limits,
     validate_deck,
 )
+from games.families.onenight.engine import role_limits as all_role_limits
 from games.families.onenight.engine.messages import RoleMessage, night_report, role_message
 from games.families.onenight.engine.night import ACTS_AT_ONCE
 from games.families.onenight.options import RULES_PHRASE
@@ -101,6 +102,13 @@ from tests.security.audit import (
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def role_limits(ruleset: Ruleset) -> dict[Role, int]:
+    """The base game's cards: Daybreak's are not in this audit's plans yet (docs/rules.md 8a.9:
+    the Alpha Wolf's extra card does not fit its deals)."""
+    return {r: n for r, n in all_role_limits(ruleset).items() if r not in EXPANSION_ROLES}
+
 
 GAMES = 40
 SEED = 20_240_611

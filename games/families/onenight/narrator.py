@@ -88,8 +88,11 @@ def narration(
     # A copier in the deck (the Doppelganger) may wake with the role it copied.
     copier = any(ROLES[s.role].copies and s.role in cards for s in steps)
     calls: list[Call] = []
+    # Daybreak: the werewolves' step wakes the alpha and mystic wolves too, even with no plain
+    # werewolf card in the deck.
+    woken = cards | {ROLES[c].wakes_with for c in cards if ROLES[c].wakes_with is not None}
     for step in steps:
-        if step.role not in cards or (step.copied is not None and step.copied not in cards):
+        if step.role not in woken or (step.copied is not None and step.copied not in cards):
             continue
         words = _calls(step.role, step.copied)
         wake = words.wake_with_doppelganger if copier and words.wake_with_doppelganger else None

@@ -130,6 +130,12 @@ def parse_deck(ruleset: str, fields: Mapping[str, Sequence[str]]) -> list[str]:
                 _("The number of %(role)s cards must be a whole number.") % {"role": role.title}
             ) from None
         limit = limits.get(role, 0)
+        if (
+            role is Role.WEREWOLF
+            and limit
+            and _one(fields, f"count_{Role.ALPHA_WOLF.value}") in ("1",)
+        ):
+            limit += 1  # Daybreak: the Alpha Wolf's centre werewolf card
         if count and limit == 0:
             raise FamilyError(not_in_rules(role, rules))
         if not 0 <= count <= limit:

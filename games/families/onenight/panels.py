@@ -22,18 +22,22 @@ from . import options as table_options
 from .cards import TEAM_NAMES
 from .engine import (
     CENTRE_POSITIONS,
+    CENTRE_WOLF,
+    ActionRule,
     NightResult,
     NightStep,
     Requirement,
     Role,
+    RuleError,
     Ruleset,
     action_rule,
     copied_action_rule,
     max_players,
     role_limits,
 )
+from .engine.actions import CHECKS
 from .engine.messages import RoleMessage, night_report, role_message
-from .play import LABELS, OneNightState
+from .play import LABELS, OneNightState, named_targets
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +86,9 @@ class Reveal:
     reason: str
     teams: tuple[str, ...]
     dead: tuple[str, ...]
+    # Daybreak: the tokens and marks at dawn, in sentences (shields, artifacts, face-up cards,
+    # the centre werewolf card).
+    tokens: tuple[str, ...] = ()
 
     @property
     def centre_named(self) -> tuple[tuple[str, Role, Role], ...]:
@@ -186,7 +193,12 @@ def lobby(table: TableInfo, viewer: SeatInfo | None) -> Panel:
     players = len(table.seats)
     deck = table_options.deck_of(table.ruleset, table.options, players)
     rows = tuple(
-        DeckRow(role=r, count=deck.count(r), limit=limit, team=r.team.value)
+        DeckRow(
+            role=r,
+            count=deck.count(r),
+            limit=limit + (1 if r is Role.WEREWOLF and Role.ALPHA_WOLF in deck else 0),
+            team=r.team.value,
+        )
         for r, limit in role_limits(rules).items()
     )
     view = LobbyView(
@@ -194,12 +206,35 @@ def lobby(table: TableInfo, viewer: SeatInfo | None) -> Panel:
         is_host=viewer is not None and viewer.is_host,
         deck_rows=rows,
         deck_total=len(deck),
-        deck_needed=players + 3,
+        # Daybreak: the Alpha Wolf's centre werewolf card is one card more.
+        deck_needed=players + 3 + (1 if Role.ALPHA_WOLF in deck else 0),
         deck_chosen=bool(table.options.get("deck")),
         rules_phrase=table_options.RULES_PHRASE,
         limits=(3, max_players(rules)),
     )
     return Panel("onenight/lobby.html", {"lobby": view})
+
+
+# Daybreak's village idiot moves the cards one way or the other.
+DIRECTIONS = {
+    # Translators: the village idiot's choice: every other card moves one seat that way.
+    "left": gettext_lazy("every other card one seat to the left"),
+    "right": gettext_lazy("every other card one seat to the right"),
+}
+
+
+def _passes(state: OneNightState, me: str, rule: ActionRule, value: str) -> bool:
+    targets = tuple(named_targets(state, [value]))
+    try:
+        CHECKS[rule.check or ""](state.deal, me, rule, targets)
+    except RuleError:
+        return False
+    return True
+
+
+def _card_of(name: str, own: bool) -> str:
+    # Translators: a player's card, by the player's name.
+    return _("your own card") if own else _("%(player)s's card") % {"player": name}
 
 
 def _action_form(
@@ -221,15 +256,38 @@ def _action_form(
                 choices=tuple(Choice(str(i), n) for i, n in others),
             )
         copied = deal.cards[action["targets"][0]]
-        rule = copied_action_rule(copied)
+        rule = copied_action_rule(copied, deal, me)
     if rule.requirement is Requirement.NONE:
         return ActionForm(kind="none", prompt=rule.description, copied=copied)
     choices: list[Choice] = []
     pair = False
+    me_id = next(i for i, n in state.players if n == me)
     for shape in rule.shapes:
-        if shape.players == 1:
+        if rule.words:
+            # Daybreak's village idiot: a direction, not a card.
+            choices += [Choice(w, str(DIRECTIONS[w])) for w in rule.words]
+        elif shape.players == 1 and shape.centre == 1:
+            # Daybreak's witch: a centre card, then the player whose card it swaps with.
+            choices += [
+                Choice(f"{c},{i}", _("%(centre)s, swapped with %(card)s")
+                       % {"centre": CENTRE_CHOICES[c], "card": _card_of(n, n == me)})
+                for c in CENTRE_POSITIONS
+                for i, n in [*others, (me_id, me)]
+            ]  # fmt: skip
+        elif shape.players == 2 and rule.role is Role.PARANORMAL_INVESTIGATOR:
+            # Daybreak: two looks, in order (the second only if the first is no werewolf).
+            choices += [
+                Choice(f"{i},{j}", _("%(first)s, then %(second)s")
+                       % {"first": _card_of(n, False), "second": _card_of(m, False)})
+                for i, n in others
+                for j, m in others
+                if i != j
+            ]  # fmt: skip
+        elif shape.players == 1:
             # Translators: a player's card, by the player's name.
             choices += [Choice(str(i), _("%(player)s's card") % {"player": n}) for i, n in others]
+            if rule.self_ok:
+                choices.append(Choice(str(me_id), _("your own card")))
         elif shape.players == 2:
             pair = True
         elif shape.centre == 1:
@@ -242,6 +300,10 @@ def _action_form(
         else:
             # A new shape in a role record needs its form here (no silent empty list).
             raise LookupError(f"no night-action form for {shape} ({rule.role.value})")
+    if rule.check is not None:
+        # A rule with a further check (Daybreak's alpha wolf spares the werewolves): offer
+        # only what passes it.
+        choices = [c for c in choices if _passes(state, me, rule, c.value)]
     allow_none = rule.requirement is not Requirement.MANDATORY
     if pair:
         return ActionForm(
@@ -294,7 +356,30 @@ def _reveal(state: OneNightState, night: NightResult) -> Reveal:
         reason=result.get("reason", ""),
         teams=tuple(result.get("teams", [])),
         dead=tuple(name for _seat_id, name in state.players if name in dead),
+        tokens=daybreak_tokens(night),
     )
+
+
+def daybreak_tokens(night: NightResult) -> tuple[str, ...]:
+    """Daybreak's tokens and marks at dawn, for the reveal (docs/rules.md 8a)."""
+    lines = [
+        _("A shield lay on %(player)s's card.") % {"player": player} for player in night.shields
+    ]
+    lines += [_("%(player)s's card lay face up.") % {"player": player} for player in night.revealed]
+    lines += [
+        # Translators: %(artifact)s is an artifact token's name ("Claw of the Werewolf").
+        _("%(player)s held the %(artifact)s.") % {"player": player, "artifact": artifact.title}
+        for player, artifact in night.artifacts.items()
+    ]
+    if CENTRE_WOLF in night.final:
+        lines.append(
+            _("The centre werewolf card: %(start)s, at dawn %(final)s.")
+            % {
+                "start": night.deal.cards[CENTRE_WOLF].title,
+                "final": night.final[CENTRE_WOLF].title,
+            }
+        )
+    return tuple(lines)
 
 
 CLOCK = {

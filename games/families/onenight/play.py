@@ -24,6 +24,7 @@ from . import options as table_options
 from .engine import (
     CENTRE_POSITIONS,
     ActionRule,
+    Artifact,
     Deal,
     NightResult,
     Requirement,
@@ -85,6 +86,7 @@ class OneNightState:
             ruleset=Ruleset(self.raw["ruleset"]),
             players=tuple(n for _i, n in self.players),
             cards={p: Role(r) for p, r in self.raw["cards"].items()},
+            artifacts=tuple(Artifact(a) for a in self.raw.get("artifacts", ())),
         )
 
     @property
@@ -175,6 +177,8 @@ def start(table: TableInfo, rng: random.Random, now: datetime) -> Change:
         "phase": "night",
         "players": [[s.id, s.name] for s in seats],
         "cards": {p: deal.cards[p].value for p in deal.positions},
+        # Daybreak: the Curator's artifact pile, in drawing order (empty without a Curator).
+        "artifacts": [a.value for a in deal.artifacts],
         "actions": {},
         "ready": [],
         "ring": ring,
@@ -190,7 +194,7 @@ def start(table: TableInfo, rng: random.Random, now: datetime) -> Change:
 # --- The night -----------------------------------------------------------------------------------
 
 
-def _named_targets(state: OneNightState, values: Sequence[str]) -> list[str]:
+def named_targets(state: OneNightState, values: Sequence[str]) -> list[str]:
     """The targets as the engine names them. A page posts a player as their seat id (a name is
     only ever shown) and a centre card by its position ("left", or "left,middle" for two);
     nothing is ever read as a name (issue 25)."""
@@ -206,9 +210,20 @@ def _named_targets(state: OneNightState, values: Sequence[str]) -> list[str]:
             named.append(name)
             continue
         parts = value.split(",")
-        if not all(part in CENTRE_POSITIONS for part in parts):
+        centre = [part in CENTRE_POSITIONS for part in parts]
+        # The shapes a form offers: "left,middle" (two centre cards); Daybreak's "left,12" (the
+        # witch's centre card, then the player) and "12,15" (the paranormal investigator's two
+        # looks, in order). Anything else is not from the page.
+        if not (all(centre) or centre == [True, False] or centre == [False, False]):
             raise FamilyError(_("Choose your targets from the list on the page."))
-        named.extend(parts)
+        for part, is_centre in zip(parts, centre, strict=True):
+            if is_centre:
+                named.append(part)
+                continue
+            name = state.name_of(int(part)) if part.isascii() and part.isdigit() else None
+            if name is None:
+                raise FamilyError(_("Choose your targets from the list on the page."))
+            named.append(name)
     return named
 
 
@@ -230,14 +245,14 @@ def copy(
         raise NotAllowed(_("Only the Doppelganger copies another card."))
     if seat.name in state.actions:
         raise FamilyError(_("You already chose whom to copy; it is final."))
-    targets = _named_targets(state, fields.get("targets", ()))
+    targets = named_targets(state, fields.get("targets", ()))
     if len(targets) != 1:
         raise FamilyError(_("Choose the one player whose card you copy."))
     try:
         copied = validate_copy(deal, seat.name, targets[0])
     except RuleError as error:
         raise FamilyError(_for_player(error, seat.name)) from None
-    complete = copied_action_rule(copied).requirement is Requirement.NONE
+    complete = copied_action_rule(copied, deal, seat.name).requirement is Requirement.NONE
     actions = {**state.actions, seat.name: {"targets": targets, "complete": complete}}
     return _after_action(table, _with(table, actions=actions), now)
 
@@ -253,13 +268,13 @@ def act(
     existing = state.actions.get(seat.name)
     if existing is not None and existing["complete"]:
         raise FamilyError(_("You already sent your night action; it is final."))
-    named = [] if fields.get("no_action") else _named_targets(state, fields.get("targets", ()))
+    named = [] if fields.get("no_action") else named_targets(state, fields.get("targets", ()))
     if not named and not fields.get("no_action"):
         # A form sent with nothing picked is not "no action": that is its own button, which a
         # role that must act (the Drunk, rules/000 s4) does not have.
         rule = action_rule(deal, seat.name)
         if existing is not None and deal.cards.get(seat.name) is Role.DOPPELGANGER:
-            rule = copied_action_rule(deal.cards[existing["targets"][0]])
+            rule = copied_action_rule(deal.cards[existing["targets"][0]], deal, seat.name)
         if rule.requirement is Requirement.MANDATORY:
             raise FamilyError(_("Pick your target first: your role must act tonight."))
         raise FamilyError(_("Pick your target, or choose “no action”."))
@@ -308,7 +323,7 @@ def _fill_missing(state: OneNightState, rng: random.Random) -> dict[str, Any]:
         sent = list(action["targets"]) if action else []
         rule = action_rule(deal, name)
         if sent and rule.role is Role.DOPPELGANGER:
-            rule = copied_action_rule(deal.cards[sent[0]])
+            rule = copied_action_rule(deal.cards[sent[0]], deal, name)
         must = rule.requirement is Requirement.MANDATORY
         extra = _chosen_for(rule, name, state, rng) if must else []
         actions[name] = {"targets": sent + extra, "complete": True, "by_deadline": True}

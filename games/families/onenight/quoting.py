@@ -28,6 +28,8 @@ from functools import lru_cache
 
 from .engine import (
     CENTRE_POSITIONS,
+    CENTRE_WOLF,
+    EXPANSION_ROLES,
     Deal,
     NightResult,
     Role,
@@ -223,22 +225,32 @@ def every_private_text(ruleset: Ruleset) -> list[str]:
 
 def _deals(ruleset: Ruleset, limits: Mapping[Role, int]) -> list[Deal]:
     """Deals (not necessarily legal decks) in which every role's message variants occur."""
-    everyone = [r for r in limits for _copy in range(min(limits[r], 2))]
-    alone = [r for r in limits if r not in (Role.WEREWOLF, Role.MASON)] + [Role.MASON]
+    base = {r: n for r, n in limits.items() if r not in EXPANSION_ROLES}
+    everyone = [r for r in base for _copy in range(min(base[r], 2))]
+    alone = [r for r in base if r not in (Role.WEREWOLF, Role.MASON)] + [Role.MASON]
     alone.append(Role.WEREWOLF)
-    no_wolf = [r for r in limits if r not in (Role.WEREWOLF,)]
+    no_wolf: list[Role] = [r for r in base if r not in (Role.WEREWOLF,)]
+    tables: list[list[Role]] = [everyone, alone, no_wolf]
+    # The expansions' roles at a table of their own, with a werewolf (a table of every card,
+    # or a Doppelganger walking every copy of them, is too slow to walk).
+    expansion = [r for r in limits if r in EXPANSION_ROLES]
+    if expansion:
+        tables.append([*expansion, Role.WEREWOLF, Role.TANNER])
     centres = (
         (Role.VILLAGER, Role.WEREWOLF, Role.MASON),
         (Role.WEREWOLF, Role.MASON, Role.VILLAGER),
         (Role.MASON, Role.VILLAGER, Role.WEREWOLF),
     )
     deals: list[Deal] = []
-    for held in (everyone, alone, no_wolf):
+    for held in tables:
         names = made_up_players(len(held))
-        for centre in centres:
+        # The expansions' table once: its texts do not depend on the centre's order.
+        for centre in centres[:1] if held[0] in EXPANSION_ROLES else centres:
             cards = dict(zip(names, held, strict=True)) | dict(
                 zip(CENTRE_POSITIONS, centre, strict=True)
             )
+            if Role.ALPHA_WOLF in held:
+                cards[CENTRE_WOLF] = Role.WEREWOLF  # Daybreak: the centre werewolf card
             deals.append(Deal(ruleset=ruleset, players=tuple(names), cards=cards))
     return deals
 
@@ -251,6 +263,9 @@ def _legal_actions(deal: Deal, player: str) -> list[tuple[str, ...]]:
     shapes += [(p,) for p in deal.positions if p != player]
     shapes += [(a, b) for a in others for b in others if a != b]
     shapes += [(a, b) for a in CENTRE_POSITIONS for b in CENTRE_POSITIONS if a < b]
+    # Daybreak: the witch's centre card and player (herself too), the curator's own card.
+    shapes += [(c, p) for c in CENTRE_POSITIONS for p in deal.players]
+    shapes += [(player,)]
     if deal.cards[player] is Role.DOPPELGANGER:
         shapes += [(p, *rest) for p in others for rest in shapes[1:] if p not in rest]
     legal: list[tuple[str, ...]] = []
@@ -268,6 +283,9 @@ def _night(deal: Deal, player: str, action: tuple[str, ...]) -> NightResult | No
     actions: dict[str, tuple[str, ...]] = {
         p: ("left",) for p in deal.players if deal.cards[p] is Role.DRUNK and p != player
     }
+    for alpha in deal.players_dealt(Role.ALPHA_WOLF):
+        # Daybreak's alpha wolf must act too: its first legal swap.
+        actions[alpha] = next((a for a in _legal_actions(deal, alpha) if a), ())
     actions[player] = action
     try:
         return resolve_night(deal, actions, with_log=False)

@@ -14,6 +14,7 @@ from .actions import (
     validate_action,
     validate_copy,
 )
+from .artifacts import ARTIFACTS, Artifact
 from .deck import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -37,6 +38,8 @@ from .game import GameResult, finish_game, play_game
 from .night import NightResult, NightStep, resolve_night
 from .roles import (
     CENTRE_POSITIONS,
+    CENTRE_WOLF,
+    EXPANSION_ROLES,
     ActionRule,
     CentrePosition,
     Requirement,
@@ -44,16 +47,21 @@ from .roles import (
     Ruleset,
     TargetShape,
     Team,
+    is_werewolf,
     role_limits,
     team_of,
 )
 from .voting import Outcome, VoteResult, decide_outcome, tally_votes, validate_vote
 
 __all__ = [
+    "ARTIFACTS",
     "CENTRE_POSITIONS",
+    "CENTRE_WOLF",
+    "EXPANSION_ROLES",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "ActionRule",
+    "Artifact",
     "CentrePosition",
     "Deal",
     "GameResult",
@@ -78,6 +86,7 @@ __all__ = [
     "default_deck",
     "finish_game",
     "is_lone_werewolf",
+    "is_werewolf",
     "make_deal",
     "max_players",
     "play_game",

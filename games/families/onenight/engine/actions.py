@@ -28,11 +28,13 @@ from .roles import (
     Requirement,
     Role,
     TargetShape,
+    is_werewolf,
 )
 
 _NO_ACTION = N_("You have nothing to do tonight: send in “no action” so the night can go on.")
 
-# rules/002 s5: these copied roles act at once, during the Doppelganger's turn.
+# rules/002 s5 (and Daybreak, docs/rules.md): these copied roles act at once, during the
+# Doppelganger's turn.
 ACTS_AT_ONCE: frozenset[Role] = frozenset(r for r, rec in ROLES.items() if rec.copy is Copy.AT_ONCE)
 
 
@@ -42,7 +44,15 @@ def is_lone_werewolf(deal: Deal, player: str) -> bool:
     Judged on the deal, because every action is chosen before the night is played: a werewolf
     cannot know whether a Doppelganger will join them (docs/rules.md, "Lone werewolf").
     """
-    return deal.cards[player] is Role.WEREWOLF and len(deal.players_dealt(Role.WEREWOLF)) == 1
+    if deal.cards[player] is not Role.WEREWOLF:
+        return False
+    # Daybreak's wolves (the dream wolf shows its thumb) are partners too: docs/rules.md.
+    return sum(1 for p in deal.players if is_werewolf(deal.cards[p])) == 1
+
+
+def _has_prey(deal: Deal, player: str) -> bool:
+    """Daybreak's Alpha Wolf must act while another player was dealt no werewolf card."""
+    return any(not is_werewolf(deal.cards[p]) for p in deal.players if p != player)
 
 
 def _alone(deal: Deal, player: str) -> bool:
@@ -55,7 +65,26 @@ CONDITIONS: Mapping[str, Callable[[Deal, str], bool]] = MappingProxyType(
     {
         "always": lambda deal, player: True,
         "alone": _alone,
+        "lone_wolf": is_lone_werewolf,
+        "has_prey": _has_prey,
     }
+)
+
+
+def _not_a_werewolf(deal: Deal, actor: str, rule: ActionRule, targets: tuple[str, ...]) -> None:
+    """Daybreak's Alpha Wolf gives the centre werewolf card to a player who is not a werewolf
+    (one dealt no werewolf card: the werewolves saw each other)."""
+    for target in targets:
+        if is_werewolf(deal.cards[target]):
+            raise IllegalActionError(
+                _("%(player)s: %(target)s is a werewolf already. %(rule)s")
+                % {"player": actor, "target": target, "rule": rule.description}
+            )
+
+
+# Further checks an `ActionRule.check` names.
+CHECKS: Mapping[str, Callable[[Deal, str, ActionRule, tuple[str, ...]], None]] = MappingProxyType(
+    {"not_a_werewolf": _not_a_werewolf}
 )
 
 
@@ -68,7 +97,9 @@ def action_rule(deal: Deal, player: str) -> ActionRule:
     return ActionRule(role, Requirement.NONE, (), _NO_ACTION)
 
 
-def copied_action_rule(copied: Role) -> ActionRule:
+def copied_action_rule(
+    copied: Role, deal: Deal | None = None, player: str | None = None
+) -> ActionRule:
     """The rule for the targets a Doppelganger sends after the copy (rules/002 s5).
 
     A copied role whose `copy` is AT_ONCE (seer, robber, troublemaker, drunk) acts at once with
@@ -78,6 +109,13 @@ def copied_action_rule(copied: Role) -> ActionRule:
     if record.copy is Copy.AT_ONCE:
         if record.action is None:
             raise LookupError(f"{copied.value} acts at once when copied but has no action rule")
+        return record.action
+    if record.copy is Copy.OWN_STEP and record.action is not None:
+        # Daybreak: a copied alpha or mystic wolf, revealer or curator acts at its own step,
+        # when its condition holds for the Doppelganger (an alpha wolf needs a non-werewolf).
+        holds = CONDITIONS[record.action_if]
+        if deal is not None and player is not None and not holds(deal, player):
+            return ActionRule(copied, Requirement.NONE, (), COPIED_ACTS_NO_FURTHER)
         return record.action
     return ActionRule(copied, Requirement.NONE, (), COPIED_ACTS_NO_FURTHER)
 
@@ -98,6 +136,11 @@ def _check_shape(deal: Deal, actor: str, rule: ActionRule, targets: tuple[str, .
         return
     if rule.requirement is Requirement.NONE:
         raise IllegalActionError(_for(actor, rule.description))
+    if rule.words:
+        # Daybreak's village idiot: one word, not cards.
+        if len(targets) != 1 or targets[0] not in rule.words:
+            raise IllegalActionError(_for(actor, rule.description))
+        return
     if len(set(targets)) != len(targets):
         raise IllegalActionError(
             # Translators: keep "%(player)s: " at the start (a player's own page leaves it out).
@@ -109,8 +152,8 @@ def _check_shape(deal: Deal, actor: str, rule: ActionRule, targets: tuple[str, .
     for target in targets:
         if target in CENTRE_POSITIONS:
             centre += 1
-        elif target in deal.cards:
-            if target == actor:
+        elif target in deal.players:
+            if target == actor and not rule.self_ok:
                 raise IllegalActionError(
                     _("%(player)s: you cannot target yourself. %(rule)s")
                     % {"player": actor, "rule": rule.description}
@@ -123,6 +166,8 @@ def _check_shape(deal: Deal, actor: str, rule: ActionRule, targets: tuple[str, .
             )
     if TargetShape(players, centre) not in rule.shapes:
         raise IllegalActionError(_for(actor, rule.description))
+    if rule.check is not None:
+        CHECKS[rule.check](deal, actor, rule, targets)
 
 
 def not_a_player(name: object) -> str:
@@ -154,7 +199,7 @@ def validate_action(deal: Deal, player: str, targets: Sequence[str]) -> tuple[st
         return chosen
     _check_shape(deal, player, rule, chosen[:1])
     copied = deal.cards[chosen[0]]
-    _check_shape(deal, player, copied_action_rule(copied), chosen[1:])
+    _check_shape(deal, player, copied_action_rule(copied, deal, player), chosen[1:])
     return chosen
 
 

@@ -15,8 +15,9 @@ from types import MappingProxyType
 
 from games.words import _, ngettext
 
+from .artifacts import ARTIFACT_PILE, Artifact
 from .errors import InvalidDeckError, InvalidPlayersError, shown
-from .roles import CENTRE_POSITIONS, Role, Ruleset, role_limits
+from .roles import CENTRE_POSITIONS, CENTRE_WOLF, Role, Ruleset, role_limits
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 13
@@ -43,7 +44,7 @@ def validate_player_name(name: object) -> str:
         )
     if not name.isprintable():
         raise InvalidPlayersError(_("A name cannot contain control characters."))
-    if name.lower() in CENTRE_POSITIONS:
+    if name.lower() in CENTRE_POSITIONS or name.lower() == CENTRE_WOLF:
         raise InvalidPlayersError(
             # Translators: %(name)s is the name typed, in quotes ("left", "middle" or "right").
             _("%(name)s names a centre card; pick another name for that player.")
@@ -74,7 +75,7 @@ def validate_players(players: Sequence[str], *, strict: bool = True) -> tuple[st
             key = name.casefold()
         elif not isinstance(name, str) or not name:
             raise InvalidPlayersError(_("Every player needs a name that is not empty."))
-        elif name in CENTRE_POSITIONS:
+        elif name in CENTRE_POSITIONS or name == CENTRE_WOLF:
             raise InvalidPlayersError(
                 _("%(name)s names a centre card; pick another name.") % {"name": shown(name)}
             )
@@ -119,8 +120,14 @@ def validate_deck(ruleset: Ruleset, cards: Iterable[Role], player_count: int) ->
     cards must be in play").
     """
     counts = Counter(cards)
-    expected = player_count + CENTRE_SIZE
+    # Daybreak: the Alpha Wolf brings one more werewolf card, set apart in the centre.
+    extra = wolf_card_count(counts)
+    expected = player_count + CENTRE_SIZE + extra
     total = sum(counts.values())
+    if extra and total == expected and counts[Role.WEREWOLF] == 0:
+        raise InvalidDeckError(
+            _("The Alpha Wolf needs a werewolf card set apart in the centre: add a werewolf.")
+        )
     if total != expected:
         raise InvalidDeckError(
             ngettext(
@@ -135,6 +142,8 @@ def validate_deck(ruleset: Ruleset, cards: Iterable[Role], player_count: int) ->
     limits = role_limits(ruleset)
     for role, count in counts.items():
         limit = limits.get(role, 0)
+        if role is Role.WEREWOLF and limit:
+            limit += extra
         if limit == 0:
             raise InvalidDeckError(not_in_rules(role, ruleset))
         if count > limit:
@@ -151,16 +160,24 @@ def validate_deck(ruleset: Ruleset, cards: Iterable[Role], player_count: int) ->
     return counts
 
 
+def wolf_card_count(cards: Mapping[Role, int]) -> int:
+    """1 when the deck holds Daybreak's Alpha Wolf (its centre werewolf card), else 0."""
+    return 1 if cards.get(Role.ALPHA_WOLF, 0) else 0
+
+
 @dataclass(frozen=True, slots=True)
 class Deal:
     """Who holds which card at the start of the night.
 
-    `cards` maps every player name and every centre position to the card dealt there.
+    `cards` maps every player name and every centre position to the card dealt there (with
+    the Alpha Wolf, `CENTRE_WOLF` too: the centre werewolf card). `artifacts` is Daybreak's
+    artifact pile, in the order the Curator draws it (empty without a Curator).
     """
 
     ruleset: Ruleset
     players: tuple[str, ...]
     cards: Mapping[str, Role]
+    artifacts: tuple[Artifact, ...] = ()
     _dealt: Mapping[Role, tuple[str, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -172,7 +189,10 @@ class Deal:
 
     @property
     def positions(self) -> tuple[str, ...]:
-        """Every place a card lies: the seats in order, then left, middle, right."""
+        """Every place a card lies: the seats in order, then left, middle, right (and the
+        centre werewolf card, with the Alpha Wolf)."""
+        if CENTRE_WOLF in self.cards:
+            return (*self.players, *CENTRE_POSITIONS, CENTRE_WOLF)
         return self.players + CENTRE_POSITIONS
 
     def players_dealt(self, role: Role) -> tuple[str, ...]:
@@ -181,11 +201,18 @@ class Deal:
 
 
 def make_deal(
-    ruleset: Ruleset, players: Sequence[str], cards: Mapping[str, object], *, strict: bool = True
+    ruleset: Ruleset,
+    players: Sequence[str],
+    cards: Mapping[str, object],
+    *,
+    strict: bool = True,
+    artifacts: Sequence[Artifact] | None = None,
 ) -> Deal:
     """A validated Deal from a position → card mapping (used by scenarios and the database).
 
-    `strict` applies the web app's name rules (see `validate_players`).
+    `strict` applies the web app's name rules (see `validate_players`). With the Alpha Wolf the
+    mapping also holds `CENTRE_WOLF`, a werewolf. `artifacts` is the Curator's pile (default:
+    the printed order, when a Curator or Doppelganger is dealt).
     """
     table = validate_players(players, strict=strict)
     expected = set(table) | set(CENTRE_POSITIONS)
@@ -193,14 +220,32 @@ def make_deal(
     missing = [p for p in (*table, *CENTRE_POSITIONS) if p not in given]
     if missing:
         raise InvalidDeckError(_("No card was dealt to %(place)s.") % {"place": missing[0]})
+    wolf_card = any(cards[p] == Role.ALPHA_WOLF.value for p in (*table, *CENTRE_POSITIONS))
+    if wolf_card:
+        if CENTRE_WOLF not in given:
+            raise InvalidDeckError(
+                _("With the Alpha Wolf, deal a werewolf to %(place)s too.") % {"place": CENTRE_WOLF}
+            )
+        expected.add(CENTRE_WOLF)
     extra = sorted(given - expected)
     if extra:
         raise InvalidDeckError(
             _("A card was dealt to %(name)s, who is not at the table.") % {"name": shown(extra[0])}
         )
-    roles = {p: parse_role(cards[p]) for p in (*table, *CENTRE_POSITIONS)}
+    places = (*table, *CENTRE_POSITIONS, *((CENTRE_WOLF,) if wolf_card else ()))
+    roles = {p: parse_role(cards[p]) for p in places}
+    if wolf_card and roles[CENTRE_WOLF] is not Role.WEREWOLF:
+        raise InvalidDeckError(_("The centre werewolf card must be a werewolf."))
     validate_deck(ruleset, roles.values(), len(table))
-    return Deal(ruleset=ruleset, players=table, cards=roles)
+    if artifacts is None:
+        artifacts = ARTIFACT_PILE if _draws_artifacts(roles.values()) else ()
+    return Deal(ruleset=ruleset, players=table, cards=roles, artifacts=tuple(artifacts))
+
+
+def _draws_artifacts(cards: Iterable[Role]) -> bool:
+    """A deal whose night may draw an artifact: a Curator, or a Doppelganger that may copy one."""
+    dealt = set(cards)
+    return Role.CURATOR in dealt
 
 
 def deal_cards(
@@ -212,16 +257,28 @@ def deal_cards(
     """Shuffle `deck` and deal one card to each player and three to the centre.
 
     The shuffle uses the operating system's secure random source, so nobody can predict a deal
-    from earlier ones. Pass `rng` only to make a test reproducible.
+    from earlier ones. Pass `rng` only to make a test reproducible. With the Alpha Wolf one
+    werewolf card is set apart as the centre werewolf card; with the Curator the artifact pile
+    is shuffled too.
     """
     table = validate_players(players)
     cards = list(deck)
     validate_deck(ruleset, cards, len(table))
-    (rng or secrets.SystemRandom()).shuffle(cards)
+    shuffler = rng or secrets.SystemRandom()
+    apart: dict[str, Role] = {}
+    if wolf_card_count(Counter(cards)):
+        cards.remove(Role.WEREWOLF)
+        apart[CENTRE_WOLF] = Role.WEREWOLF
+    shuffler.shuffle(cards)
+    pile: list[Artifact] = []
+    if _draws_artifacts(cards):
+        pile = list(ARTIFACT_PILE)
+        shuffler.shuffle(pile)
     return Deal(
         ruleset=ruleset,
         players=table,
-        cards=dict(zip(table + CENTRE_POSITIONS, cards, strict=True)),
+        cards={**dict(zip(table + CENTRE_POSITIONS, cards, strict=True)), **apart},
+        artifacts=tuple(pile),
     )
 
 

@@ -17,10 +17,12 @@ from types import MappingProxyType
 
 from games.words import N_, _, listing
 
+from .actions import is_lone_werewolf
+from .artifacts import ARTIFACTS
 from .deck import Deal
 from .night import NightResult
 from .resolvers import RESOLVERS, Learned
-from .roles import ROLES, TOWN_GOAL, WEREWOLF_GOAL, Role, Ruleset, Team, own_step
+from .roles import ROLES, TOWN_GOAL, WEREWOLF_GOAL, Role, Ruleset, Team, is_werewolf, own_step
 
 TOWN_GOAL_NO_WOLF = {
     # rules/000 s6c: with no werewolf at dawn the minion counts as one.
@@ -51,9 +53,11 @@ def _others(deal: Deal, player: str, role: Role) -> list[str]:
 
 
 def _werewolf_told(deal: Deal, player: str) -> list[str]:
-    """rules/000 s4 and s8 step 0: the fellow werewolf, or the lone werewolf's peek (s6b)."""
-    partners = _others(deal, player, Role.WEREWOLF)
-    if partners:
+    """rules/000 s4 and s8 step 0: the fellow werewolf, or the lone werewolf's peek (s6b).
+
+    Daybreak's wolves are fellow werewolves too (the dream wolf shows its thumb)."""
+    partners = [p for p in deal.players if p != player and is_werewolf(deal.cards[p])]
+    if partners and not is_lone_werewolf(deal, player):
         body = [
             _(
                 "Your fellow werewolf is %(names)s. The two of you know each other;"
@@ -62,6 +66,9 @@ def _werewolf_told(deal: Deal, player: str) -> list[str]:
             % {"names": listing(partners)},
             _(WEREWOLF_GOAL),
         ]
+    elif deal.cards[player] is not Role.WEREWOLF:
+        # Daybreak: only the plain werewolf card looks at the centre when alone.
+        body = [_("You are the only werewolf among the players tonight."), _(WEREWOLF_GOAL)]
     else:
         body = [
             _("You are the only werewolf among the players tonight."),
@@ -80,7 +87,7 @@ def _werewolf_told(deal: Deal, player: str) -> list[str]:
 
 def _minion_told(deal: Deal, player: str) -> list[str]:
     """rules/000 s4: the werewolves; with none dealt, s6c (house) or rules/002 s6."""
-    wolves = list(deal.players_dealt(Role.WEREWOLF))
+    wolves = [p for p in deal.players if is_werewolf(deal.cards[p])]
     if wolves:
         if len(wolves) == 1:
             told = _("The werewolf is %(name)s. They do not know that you are the minion.")
@@ -132,10 +139,34 @@ def _mason_told(deal: Deal, player: str) -> list[str]:
     ]
 
 
+def _alpha_told(deal: Deal, player: str) -> list[str]:
+    """Daybreak, Alpha Wolf: the werewolves' message after its own step."""
+    return [
+        _(
+            "Tonight you wake with the werewolves, then again alone: you must swap the centre"
+            " werewolf card with the card of another player who is not a werewolf."
+        ),
+        *_werewolf_told(deal, player),
+    ]
+
+
+def _mystic_told(deal: Deal, player: str) -> list[str]:
+    """Daybreak, Mystic Wolf: the werewolves' message after its own step."""
+    return [
+        _(
+            "Tonight you wake with the werewolves, then again alone: you may look at another"
+            " player's card."
+        ),
+        *_werewolf_told(deal, player),
+    ]
+
+
 # The role messages written from the deal (`RoleRecord.told`): who the others are.
 TOLD: Mapping[str, Callable[[Deal, str], list[str]]] = MappingProxyType(
     {
         "werewolf": _werewolf_told,
+        "alpha_wolf": _alpha_told,
+        "mystic_wolf": _mystic_told,
         "minion": _minion_told,
         "mason": _mason_told,
     }
@@ -180,8 +211,22 @@ def night_report(night: NightResult, player: str) -> tuple[str, ...]:
     step = own_step(deal.ruleset, deal.cards[player])
     lines: list[str] = []
     if step is not None and step.handler is not None:
-        learned = Learned(deal, player, night.actions.get(player, ()), night.seen[player])
+        learned = Learned(
+            deal,
+            player,
+            night.actions.get(player, ()),
+            night.seen[player],
+            shields=frozenset(night.shields),
+            revealed=frozenset(night.revealed),
+        )
         lines = RESOLVERS[step.handler].report(learned)
     if not lines:
         lines.append(_("You slept through the night."))
+    artifact = night.artifacts.get(player)
+    if artifact is not None:
+        # Daybreak: the holder of an artifact looks at it at dawn.
+        lines.append(
+            _("At dawn you found the %(artifact)s on your card.") % {"artifact": artifact.title}
+        )
+        lines.append(_(ARTIFACTS[artifact].told))
     return tuple(lines)

@@ -11,9 +11,10 @@ handler is a resolver of `resolvers.py`; what each role may send in is `actions.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .actions import ACTS_AT_ONCE, validate_night
+from .artifacts import ARTIFACTS, Artifact
 from .deck import Deal
 from .resolvers import RESOLVERS, NightStep, Tonight, Turn
 from .roles import NIGHTS, ROLES, Copy, Role, WakeStep, plays_as
@@ -29,6 +30,10 @@ class NightResult:
     `final`: the card at every position at dawn. `seen`: what each player learned, as
     position → card face (fellow werewolves and masons as their role). `copied`: the role the
     Doppelganger took, or None. `log`: the steps in the order they happened.
+    Daybreak (docs/rules.md): `shields`, the shielded players' cards in the order shielded;
+    `artifacts`, the artifact on each player's card; `revealed`, the cards turned face up;
+    `became`, what a card plays as at dawn when a role changed it (the Doppelganger card's
+    copy, the paranormal investigator's werewolf or tanner).
     """
 
     deal: Deal
@@ -37,10 +42,23 @@ class NightResult:
     copied: Role | None
     log: tuple[NightStep, ...]
     actions: Mapping[str, tuple[str, ...]]
+    shields: tuple[str, ...] = ()
+    artifacts: Mapping[str, Artifact] = field(default_factory=dict)
+    revealed: tuple[str, ...] = ()
+    became: Mapping[Role, Role] = field(default_factory=dict)
 
     def plays_as(self, player: str) -> Role:
-        """The role `player` plays as for the day: their final card, or what it copied."""
-        return plays_as(self.final[player], self.copied)
+        """The role `player` plays as for the day: an artifact's role (Daybreak's claw, brand,
+        cudgel), else what their final card became (the Doppelganger's copy), else the card."""
+        artifact = self.artifacts.get(player)
+        if artifact is not None and ARTIFACTS[artifact].plays_as is not None:
+            role = ARTIFACTS[artifact].plays_as
+            assert role is not None
+            return role
+        card = self.final[player]
+        if card in self.became:
+            return self.became[card]
+        return plays_as(card, self.copied)
 
 
 def _woken(night: Tonight, step: WakeStep) -> tuple[str, ...]:
@@ -69,7 +87,9 @@ def _play(night: Tonight) -> None:
             continue
         assert resolver.each is not None, step.handler
         for player in woken:
-            resolver.each(night, turn, player, night.actions[player])
+            targets = night.actions[player]
+            # A Doppelganger's own step as a copied role: its targets after the copy.
+            resolver.each(night, turn, player, targets[1:] if step.copied else targets)
 
 
 def resolve_night(
@@ -92,4 +112,8 @@ def resolve_night(
         copied=night.copied,
         log=tuple(night.log),
         actions=checked,
+        shields=tuple(night.shields),
+        artifacts=dict(night.artifacts),
+        revealed=tuple(night.revealed),
+        became=dict(night.became),
     )

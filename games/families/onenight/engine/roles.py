@@ -57,6 +57,20 @@ class Role(StrEnum):
     HUNTER = "hunter"
     VILLAGER = "villager"
     TANNER = "tanner"
+    # One Night's Daybreak (the official ruleset only; docs/rules.md, Daybreak).
+    SENTINEL = "sentinel"
+    ALPHA_WOLF = "alpha_wolf"
+    MYSTIC_WOLF = "mystic_wolf"
+    DREAM_WOLF = "dream_wolf"
+    APPRENTICE_SEER = "apprentice_seer"
+    PARANORMAL_INVESTIGATOR = "paranormal_investigator"
+    WITCH = "witch"
+    VILLAGE_IDIOT = "village_idiot"
+    REVEALER = "revealer"
+    CURATOR = "curator"
+    BODYGUARD = "bodyguard"
+    # The Bonus Pack's Prince, cited by rules/002 s7.
+    PRINCE = "prince"
 
     # A property in place of str.title (Role is a StrEnum): the card's name, on purpose.
     @property
@@ -87,6 +101,10 @@ class CentrePosition(StrEnum):
 
 CENTRE_POSITIONS: tuple[str, ...] = tuple(p.value for p in CentrePosition)
 
+# Daybreak's centre werewolf card: a fourth card set apart in the centre, dealt only with the
+# Alpha Wolf, that only the Alpha Wolf may move (docs/rules.md, "The centre werewolf card").
+CENTRE_WOLF = "centre_wolf"
+
 # A centre card as a sentence names it ("You looked at the left centre card").
 CENTRE_CARDS: dict[str, str] = {
     # Translators: the three cards face down in the middle of the table, by their place.
@@ -103,6 +121,9 @@ def centre_card(position: str) -> str:
 
 def where(position: str) -> str:
     """ "the left centre card" or "Ann's card", in the reader's language."""
+    if position == CENTRE_WOLF:
+        # Translators: Daybreak's extra werewolf card, set apart in the centre.
+        return _("the centre werewolf card")
     if position in CENTRE_POSITIONS:
         return centre_card(position)
     # Translators: a player's card, by the player's name.
@@ -147,6 +168,12 @@ class ActionRule:
     requirement: Requirement
     shapes: tuple[TargetShape, ...]
     marked: str
+    # The player may name their own card (Daybreak's witch, curator).
+    self_ok: bool = False
+    # The action is one of these words instead of cards (the village idiot's direction).
+    words: tuple[str, ...] = ()
+    # A further check by name, in `actions.CHECKS` (the alpha wolf spares the werewolves).
+    check: str | None = None
 
     @property
     def description(self) -> str:
@@ -161,6 +188,8 @@ ONE_PLAYER = TargetShape(players=1, centre=0)
 TWO_PLAYERS = TargetShape(players=2, centre=0)
 ONE_CENTRE = TargetShape(players=0, centre=1)
 TWO_CENTRE = TargetShape(players=0, centre=2)
+CENTRE_AND_PLAYER = TargetShape(players=1, centre=1)
+NO_CARDS = TargetShape(players=0, centre=0)
 
 
 class Copy(StrEnum):
@@ -224,6 +253,11 @@ class RoleRecord:
     copies: bool = False
     calls: Calls | None = None
     copy_calls: Calls | None = None
+    # A werewolf card (Daybreak's wolves too): counted as a werewolf at dawn, seen by the minion.
+    werewolf: bool = False
+    # Wakes with the players of another role's step too (the Alpha and Mystic Wolves wake with
+    # the werewolves before their own step).
+    wakes_with: Role | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,8 +377,9 @@ _RECORDS: tuple[RoleRecord, ...] = (
             (ONE_CENTRE,),
             N_("A lone werewolf may look at one centre card."),
         ),
-        action_if="alone",
+        action_if="lone_wolf",
         copy=Copy.WITH_THEM,
+        werewolf=True,
         calls=Calls(
             "werewolves",
             N_(
@@ -615,6 +650,404 @@ _RECORDS: tuple[RoleRecord, ...] = (
             N_("If you die, the werewolves lose too."),
         ),
     ),
+    # --- One Night's Daybreak (official ruleset only; docs/rules.md, "Daybreak") -------------
+    RoleRecord(
+        Role.SENTINEL,
+        N_("Sentinel"),
+        Team.TOWN,
+        "Daybreak: Sentinel",
+        limits={Ruleset.OFFICIAL: 1},
+        does=N_(
+            "Wakes before everyone and may put a shield on another player's card: nobody may"
+            " look at that card or move it for the rest of the night, not even its holder."
+        ),
+        wins={Ruleset.OFFICIAL: TOWN_WINS},
+        message=(
+            N_(
+                "Tonight, before anyone else wakes, you may put a shield on another player's"
+                " card. Nobody can look at a shielded card or move it until dawn."
+            ),
+            TOWN_GOAL,
+        ),
+        action=ActionRule(
+            Role.SENTINEL,
+            Requirement.OPTIONAL,
+            (ONE_PLAYER,),
+            N_("A sentinel shields one other player's card."),
+        ),
+        copy=Copy.AT_ONCE,
+        calls=Calls(
+            "sentinel",
+            N_("Sentinel, wake up. You may put a shield on another player's card."),
+            N_("Sentinel, close your eyes."),
+            8,
+        ),
+    ),
+    RoleRecord(
+        Role.ALPHA_WOLF,
+        N_("Alpha Wolf"),
+        Team.WEREWOLF,
+        "Daybreak: Alpha Wolf",
+        limits={Ruleset.OFFICIAL: 1},
+        does=N_(
+            "Wakes with the werewolves, then again alone: swaps the centre werewolf card with"
+            " the card of another player who is not a werewolf, making them one."
+        ),
+        wins={Ruleset.OFFICIAL: N_("With the werewolves.")},
+        told="alpha_wolf",
+        action=ActionRule(
+            Role.ALPHA_WOLF,
+            Requirement.MANDATORY,
+            (ONE_PLAYER,),
+            N_(
+                "An alpha wolf swaps the centre werewolf card with one other player who was not"
+                " dealt a werewolf."
+            ),
+            check="not_a_werewolf",
+        ),
+        action_if="has_prey",
+        copy=Copy.OWN_STEP,
+        werewolf=True,
+        wakes_with=Role.WEREWOLF,
+        calls=Calls(
+            "alpha-wolf",
+            N_(
+                "Alpha Wolf, wake up. Swap the centre werewolf card with the card of another"
+                " player who is not a werewolf."
+            ),
+            N_("Alpha Wolf, close your eyes."),
+            10,
+        ),
+        copy_calls=Calls(
+            "doppelganger-alpha-wolf",
+            N_(
+                "Doppelganger, if you copied the Alpha Wolf, wake up and swap the centre"
+                " werewolf card with the card of a player who is not a werewolf."
+            ),
+            N_("Doppelganger, close your eyes."),
+            10,
+        ),
+    ),
+    RoleRecord(
+        Role.MYSTIC_WOLF,
+        N_("Mystic Wolf"),
+        Team.WEREWOLF,
+        "Daybreak: Mystic Wolf",
+        limits={Ruleset.OFFICIAL: 1},
+        does=N_(
+            "Wakes with the werewolves, then again alone and may look at another player's card."
+        ),
+        wins={Ruleset.OFFICIAL: N_("With the werewolves.")},
+        told="mystic_wolf",
+        action=ActionRule(
+            Role.MYSTIC_WOLF,
+            Requirement.OPTIONAL,
+            (ONE_PLAYER,),
+            N_("A mystic wolf looks at one other player's card."),
+        ),
+        copy=Copy.OWN_STEP,
+        werewolf=True,
+        wakes_with=Role.WEREWOLF,
+        calls=Calls(
+            "mystic-wolf",
+            N_("Mystic Wolf, wake up. You may look at another player's card."),
+            N_("Mystic Wolf, close your eyes."),
+            10,
+        ),
+        copy_calls=Calls(
+            "doppelganger-mystic-wolf",
+            N_(
+                "Doppelganger, if you copied the Mystic Wolf, wake up. You may look at another"
+                " player's card."
+            ),
+            N_("Doppelganger, close your eyes."),
+            10,
+        ),
+    ),
+    RoleRecord(
+        Role.DREAM_WOLF,
+        N_("Dream Wolf"),
+        Team.WEREWOLF,
+        "Daybreak: Dream Wolf",
+        limits={Ruleset.OFFICIAL: 1},
+        does=N_(
+            "A werewolf who sleeps through the night: the other werewolves and the minion see"
+            " who it is, but it does not learn who they are."
+        ),
+        wins={Ruleset.OFFICIAL: N_("With the werewolves.")},
+        message=(
+            N_(
+                "You are a werewolf, but you dream through the night: you do not wake with the"
+                " werewolves and do not learn who they are. They (and a minion) learn who you are."
+            ),
+            WEREWOLF_GOAL,
+        ),
+        werewolf=True,
+    ),
+    RoleRecord(
+        Role.APPRENTICE_SEER,
+        N_("Apprentice Seer"),
+        Team.TOWN,
+        "Daybreak: Apprentice Seer",
+        limits={Ruleset.OFFICIAL: 1},
+        does=N_("May look at one of the three centre cards."),
+        wins={Ruleset.OFFICIAL: TOWN_WINS},
+        message=(N_("Tonight you may look at one of the three centre cards."), TOWN_GOAL),
+        action=ActionRule(
+            Role.APPRENTICE_SEER,
+            Requirement.OPTIONAL,
+            (ONE_CENTRE,),
+            N_("An apprentice seer looks at one centre card."),
+        ),
+        copy=Copy.AT_ONCE,
+        calls=Calls(
+            "apprentice-seer",
+            N_("Apprentice Seer, wake up. You may look at one centre card."),
+            N_("Apprentice Seer, close your eyes."),
+            8,
+        ),
+    ),
+    RoleRecord(
+        Role.PARANORMAL_INVESTIGATOR,
+        N_("Paranormal Investigator"),
+        Team.TOWN,
+        "Daybreak: Paranormal Investigator",
+        limits={Ruleset.OFFICIAL: 1},
+        does=N_(
+            "May look at up to two other players' cards, one after the other. On seeing a"
+            " werewolf or the tanner they stop and become one: their card plays as it at dawn."
+        ),
+        wins={
+            Ruleset.OFFICIAL: N_(
+                "With the town, unless they saw a werewolf (then with the werewolves) or the"
+                " tanner (then only if they die)."
+            )
+        },
+        message=(
+            N_(
+                "Tonight you may look at up to two other players' cards, one after the other. If"
+                " you see a werewolf or the tanner, you stop looking and become one yourself."
+            ),
+            TOWN_GOAL,
+        ),
+        action=ActionRule(
+            Role.PARANORMAL_INVESTIGATOR,
+            Requirement.OPTIONAL,
+            (ONE_PLAYER, TWO_PLAYERS),
+            N_("A paranormal investigator looks at one or two other players' cards, in order."),
+        ),
+        copy=Copy.AT_ONCE,
+        calls=Calls(
+            "paranormal-investigator",
+            N_(
+                "Paranormal Investigator, wake up. You may look at up to two other players'"
+                " cards, one at a time. If you see a werewolf or the tanner, stop: you are now"
+                " that role."
+            ),
+            N_("Paranormal Investigator, close your eyes."),
+            14,
+        ),
+    ),
+    RoleRecord(
+        Role.WITCH,
+        N_("Witch"),
+        Team.TOWN,
+        "Daybreak: Witch",
+        limits={Ruleset.OFFICIAL: 1},
+        does=N_(
+            "May look at one centre card; having looked, must swap it with any player's card,"
+            " their own included."
+        ),
+        wins={Ruleset.OFFICIAL: TOWN_WINS},
+        message=(
+            N_(
+                "Tonight you may look at one centre card. If you do, you must swap it with a"
+                " player's card: anyone's, your own included."
+            ),
+            TOWN_GOAL,
+        ),
+        action=ActionRule(
+            Role.WITCH,
+            Requirement.OPTIONAL,
+            (CENTRE_AND_PLAYER,),
+            N_(
+                "A witch names one centre card, then the player (herself allowed) whose card it"
+                " swaps with."
+            ),
+            self_ok=True,
+        ),
+        copy=Copy.AT_ONCE,
+        calls=Calls(
+            "witch",
+            N_(
+                "Witch, wake up. You may look at one centre card. If you do, swap it with any"
+                " player's card, yours included."
+            ),
+            N_("Witch, close your eyes."),
+            12,
+        ),
+    ),
+    RoleRecord(
+        Role.VILLAGE_IDIOT,
+        N_("Village Idiot"),
+        Team.TOWN,
+        "Daybreak: Village Idiot",
+        limits={Ruleset.OFFICIAL: 1},
+        does=N_(
+            "May pass every other player's card one seat to the left or to the right, without"
+            " looking; their own card and shielded cards stay where they are."
+        ),
+        wins={Ruleset.OFFICIAL: TOWN_WINS},
+        message=(
+            N_(
+                "Tonight you may move every other player's card one seat to the left or to the"
+                " right, all the same way. Your own card stays put."
+            ),
+            TOWN_GOAL,
+        ),
+        action=ActionRule(
+            Role.VILLAGE_IDIOT,
+            Requirement.OPTIONAL,
+            (NO_CARDS,),
+            N_('A village idiot moves the cards "left" or "right".'),
+            words=("left", "right"),
+        ),
+        copy=Copy.AT_ONCE,
+        calls=Calls(
+            "village-idiot",
+            N_(
+                "Village Idiot, wake up. You may move everyone else's card one seat to the left"
+                " or to the right."
+            ),
+            N_("Village Idiot, close your eyes."),
+            10,
+        ),
+    ),
+    RoleRecord(
+        Role.REVEALER,
+        N_("Revealer"),
+        Team.TOWN,
+        "Daybreak: Revealer",
+        limits={Ruleset.OFFICIAL: 1},
+        does=N_(
+            "May turn another player's card face up for the day; a werewolf or the tanner is"
+            " turned face down again, seen by the revealer alone."
+        ),
+        wins={Ruleset.OFFICIAL: TOWN_WINS},
+        message=(
+            N_(
+                "Near the end of the night you may turn another player's card face up, for"
+                " everyone to see. If it is a werewolf or the tanner, you turn it back down and"
+                " only you saw it."
+            ),
+            TOWN_GOAL,
+        ),
+        action=ActionRule(
+            Role.REVEALER,
+            Requirement.OPTIONAL,
+            (ONE_PLAYER,),
+            N_("A revealer turns one other player's card face up."),
+        ),
+        copy=Copy.OWN_STEP,
+        calls=Calls(
+            "revealer",
+            N_(
+                "Revealer, wake up. You may turn another player's card face up. If it is a"
+                " werewolf or the tanner, turn it back face down."
+            ),
+            N_("Revealer, close your eyes."),
+            10,
+        ),
+        copy_calls=Calls(
+            "doppelganger-revealer",
+            N_(
+                "Doppelganger, if you copied the Revealer, wake up. You may turn another"
+                " player's card face up; a werewolf or the tanner goes back face down."
+            ),
+            N_("Doppelganger, close your eyes."),
+            10,
+        ),
+    ),
+    RoleRecord(
+        Role.CURATOR,
+        N_("Curator"),
+        Team.TOWN,
+        "Daybreak: Curator",
+        limits={Ruleset.OFFICIAL: 1},
+        does=N_(
+            "Wakes last and may put an artifact, face down and unseen, on any player's card"
+            " (their own too); its holder looks at it at dawn."
+        ),
+        wins={Ruleset.OFFICIAL: TOWN_WINS},
+        message=(
+            N_(
+                "At the end of the night you may put an artifact, face down, on any player's"
+                " card, your own included. You do not see which one; its holder does, at dawn."
+            ),
+            TOWN_GOAL,
+        ),
+        action=ActionRule(
+            Role.CURATOR,
+            Requirement.OPTIONAL,
+            (ONE_PLAYER,),
+            N_("A curator puts an artifact on one player's card (their own allowed)."),
+            self_ok=True,
+        ),
+        copy=Copy.OWN_STEP,
+        calls=Calls(
+            "curator",
+            N_("Curator, wake up. You may put an artifact face down on any player's card."),
+            N_("Curator, close your eyes."),
+            10,
+        ),
+        copy_calls=Calls(
+            "doppelganger-curator",
+            N_(
+                "Doppelganger, if you copied the Curator, wake up. You may put an artifact face"
+                " down on any player's card."
+            ),
+            N_("Doppelganger, close your eyes."),
+            10,
+        ),
+    ),
+    RoleRecord(
+        Role.BODYGUARD,
+        N_("Bodyguard"),
+        Team.TOWN,
+        "Daybreak: Bodyguard (the vote: voting.tally_votes)",
+        limits={Ruleset.OFFICIAL: 1},
+        does=N_(
+            "Nothing at night. The player the bodyguard votes for cannot be killed; if they"
+            " had the most votes, the next most voted die instead (with two votes or more)."
+        ),
+        wins={Ruleset.OFFICIAL: TOWN_WINS},
+        message=(
+            N_(
+                "The player you vote for tomorrow cannot be killed. If they get the most votes,"
+                " the players with the next most votes die instead."
+            ),
+            TOWN_GOAL,
+        ),
+    ),
+    RoleRecord(
+        Role.PRINCE,
+        N_("Prince"),
+        Team.TOWN,
+        "002 s7; Bonus Pack: Prince (the vote: voting.tally_votes)",
+        limits={Ruleset.OFFICIAL: 1},
+        does=N_(
+            "Nothing at night. The prince cannot be killed: with the most votes, the next most"
+            " voted die instead (with two votes or more)."
+        ),
+        wins={Ruleset.OFFICIAL: TOWN_WINS},
+        message=(
+            N_(
+                "You cannot be killed tomorrow. If you get the most votes, the players with the"
+                " next most votes die instead."
+            ),
+            TOWN_GOAL,
+        ),
+    ),
 )
 
 _BY_ROLE = {record.role: record for record in _RECORDS}
@@ -646,8 +1079,14 @@ HOUSE_NIGHT: tuple[WakeStep, ...] = (
 
 # rules/002 s5: 1 Doppelganger (a copied seer, robber, troublemaker or drunk acts at once; a
 # copied minion stays awake to see the werewolves), 2 werewolves, 3 minion, 4 masons, 5 seer,
-# 6 robber, 7 troublemaker, 8 drunk, 9 insomniac, 9a Doppelganger-insomniac.
+# 6 robber, 7 troublemaker, 8 drunk, 9 insomniac, 9a Doppelganger-insomniac. Daybreak's roles
+# take their places in the published combined order (docs/rules.md, "Daybreak: the wake
+# order"): 0 sentinel first; 2b alpha wolf and 2c mystic wolf after the werewolves; 5b
+# apprentice seer and 5c paranormal investigator after the seer; 6b witch after the robber; 7b
+# village idiot after the troublemaker; 10 revealer and 11 curator after the insomniac. A
+# Doppelganger copy of a role that wakes late acts right after the role (2b, 2c, 10a, 11a).
 OFFICIAL_NIGHT: tuple[WakeStep, ...] = (
+    WakeStep("0", Role.SENTINEL, "sentinel", N_("First of all, before the Doppelganger.")),
     WakeStep(
         "1",
         Role.DOPPELGANGER,
@@ -656,14 +1095,28 @@ OFFICIAL_NIGHT: tuple[WakeStep, ...] = (
     ),
     WakeStep("1", Role.DOPPELGANGER, None, copied=Role.MINION),
     WakeStep("2", Role.WEREWOLF, "werewolves", N_("Second.")),
+    WakeStep("2b", Role.ALPHA_WOLF, "alpha", N_("With the werewolves, then alone after them.")),
+    WakeStep("2b", Role.DOPPELGANGER, "alpha", copied=Role.ALPHA_WOLF),
+    WakeStep(
+        "2c", Role.MYSTIC_WOLF, "mystic", N_("With the werewolves, then after the alpha wolf.")
+    ),
+    WakeStep("2c", Role.DOPPELGANGER, "mystic", copied=Role.MYSTIC_WOLF),
     WakeStep("3", Role.MINION, "minion", N_("Third.")),
     WakeStep("4", Role.MASON, "masons", N_("Fourth.")),
     WakeStep("5", Role.SEER, "seer", N_("Fifth.")),
+    WakeStep("5b", Role.APPRENTICE_SEER, "apprentice", N_("After the seer.")),
+    WakeStep("5c", Role.PARANORMAL_INVESTIGATOR, "investigator", N_("After the apprentice seer.")),
     WakeStep("6", Role.ROBBER, "robber", N_("Sixth.")),
+    WakeStep("6b", Role.WITCH, "witch", N_("After the robber.")),
     WakeStep("7", Role.TROUBLEMAKER, "troublemaker", N_("Seventh.")),
+    WakeStep("7b", Role.VILLAGE_IDIOT, "idiot", N_("After the troublemaker.")),
     WakeStep("8", Role.DRUNK, "drunk", N_("Eighth.")),
     WakeStep("9", Role.INSOMNIAC, "insomniac", N_("Ninth.")),
     WakeStep("9a", Role.DOPPELGANGER, "insomniac", copied=Role.INSOMNIAC),
+    WakeStep("10", Role.REVEALER, "revealer", N_("After the insomniac.")),
+    WakeStep("10a", Role.DOPPELGANGER, "revealer", copied=Role.REVEALER),
+    WakeStep("11", Role.CURATOR, "curator", N_("Last of all.")),
+    WakeStep("11a", Role.DOPPELGANGER, "curator", copied=Role.CURATOR),
 )
 
 NIGHTS: Mapping[Ruleset, tuple[WakeStep, ...]] = MappingProxyType(
@@ -707,6 +1160,33 @@ def team_of(card: Role, copied: Role | None) -> Team:
     if ROLES[card].copies:
         return ROLES[copied].team if copied is not None else ROLES[card].team
     return ROLES[card].team
+
+
+# The expansions' roles (official ruleset only): Daybreak's eleven and the Bonus Pack's Prince.
+DAYBREAK_ROLES: frozenset[Role] = frozenset(
+    {
+        Role.SENTINEL,
+        Role.ALPHA_WOLF,
+        Role.MYSTIC_WOLF,
+        Role.DREAM_WOLF,
+        Role.APPRENTICE_SEER,
+        Role.PARANORMAL_INVESTIGATOR,
+        Role.WITCH,
+        Role.VILLAGE_IDIOT,
+        Role.REVEALER,
+        Role.CURATOR,
+        Role.BODYGUARD,
+    }
+)
+EXPANSION_ROLES: frozenset[Role] = DAYBREAK_ROLES | {Role.PRINCE}
+
+
+def is_werewolf(role: Role) -> bool:
+    """A werewolf card: the werewolf and Daybreak's alpha, mystic and dream wolves."""
+    return ROLES[role].werewolf
+
+
+WEREWOLF_CARDS: frozenset[Role] = frozenset(r for r in Role if ROLES[r].werewolf)
 
 
 def plays_as(card: Role, copied: Role | None) -> Role:

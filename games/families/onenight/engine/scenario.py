@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .artifacts import parse_artifacts
 from .deck import make_deal
 from .errors import RuleError, shown
 from .game import play_game
-from .roles import Ruleset
+from .roles import EXPANSION_ROLES, Ruleset
 
 
 class ScenarioError(RuleError):
@@ -18,6 +19,8 @@ class ScenarioError(RuleError):
 
 
 _KEYS = frozenset({"ruleset", "players", "deal", "night", "votes"})
+# Our extension for Daybreak (docs/scenarios.md): the Curator's artifact pile.
+_DAYBREAK_KEYS = frozenset({"artifacts"})
 
 
 def _ruleset(value: Any) -> Ruleset:
@@ -36,7 +39,7 @@ def run_scenario(scenario: Any) -> dict[str, Any]:
     """
     if not isinstance(scenario, dict):
         raise ScenarioError("A scenario must be a JSON object.")
-    unknown = sorted(set(scenario) - _KEYS)
+    unknown = sorted(set(scenario) - _KEYS - _DAYBREAK_KEYS)
     if unknown:
         raise ScenarioError(f"Unknown scenario key {shown(unknown[0])}.")
     ruleset = _ruleset(scenario.get("ruleset"))
@@ -46,7 +49,13 @@ def run_scenario(scenario: Any) -> dict[str, Any]:
     cards = scenario.get("deal")
     if not isinstance(cards, dict):
         raise ScenarioError('"deal" must map every player and centre position to a role.')
-    deal = make_deal(ruleset, players, cards, strict=False)
+    pile = None
+    if "artifacts" in scenario:
+        try:
+            pile = parse_artifacts(scenario["artifacts"])
+        except ValueError as error:
+            raise ScenarioError(str(error)) from None
+    deal = make_deal(ruleset, players, cards, strict=False, artifacts=pile)
     night = scenario.get("night", {})
     if not isinstance(night, dict):
         raise ScenarioError('"night" must map players to lists of targets.')
@@ -66,6 +75,14 @@ def run_scenario(scenario: Any) -> dict[str, Any]:
     }
     if ruleset is Ruleset.OFFICIAL:
         out["copied"] = result.night.copied.value if result.night.copied else None
+    if any(card in EXPANSION_ROLES for card in deal.cards.values()):
+        # Daybreak's tokens and marks, only for a deal with an expansion's card, so a base
+        # game prints exactly the FORMAT.md result (docs/scenarios.md).
+        night_result = result.night
+        out["shields"] = list(night_result.shields)
+        out["artifacts"] = {p: a.value for p, a in night_result.artifacts.items()}
+        out["revealed"] = list(night_result.revealed)
+        out["plays_as"] = {p: night_result.plays_as(p).value for p in deal.players}
     if result.vote is not None and result.outcome is not None:
         out["dead"] = list(result.vote.dead)
         out["winners"] = list(result.outcome.winners)

@@ -24,7 +24,7 @@ from games.words import _, listing, ngettext
 from .actions import not_a_player
 from .errors import IllegalVoteError, shown
 from .night import NightResult
-from .roles import Role, Ruleset, Team, team_of
+from .roles import ROLES, Role, Ruleset, Team, is_werewolf
 
 
 def validate_vote(players: tuple[str, ...], voter: str, choice: object) -> str:
@@ -89,7 +89,7 @@ def _tanner_cannot_break_tie(night: NightResult, votes: Mapping[str, str | None]
     if night.deal.ruleset is not Ruleset.HOUSE:
         return False
     players = night.deal.players
-    if any(night.plays_as(p) is Role.WEREWOLF for p in players):
+    if any(is_werewolf(night.plays_as(p)) for p in players):
         return False
     tanners = {p for p in players if night.plays_as(p) is Role.TANNER}
     if not tanners:
@@ -106,15 +106,39 @@ def _both(names: tuple[str, ...] | list[str]) -> str:
     return text
 
 
+def _unkillable(night: NightResult, votes: Mapping[str, str | None]) -> set[str]:
+    """Who cannot die today: a Prince (rules/002 s7, the Bonus Pack) and whoever a Bodyguard
+    votes for (Daybreak), by the roles played at dawn (docs/rules.md, Daybreak: the vote)."""
+    safe: set[str] = set()
+    for player in night.deal.players:
+        role = night.plays_as(player)
+        if role is Role.PRINCE:
+            safe.add(player)
+        elif role is Role.BODYGUARD and votes.get(player) is not None:
+            target = votes[player]
+            assert target is not None
+            safe.add(target)
+    return safe
+
+
 def tally_votes(night: NightResult, votes: Mapping[str, str | None]) -> VoteResult:
-    """Count the votes and apply the tie, Tanner and Hunter rules to find the dead."""
+    """Count the votes and apply the tie, Tanner and Hunter rules to find the dead (and
+    Daybreak's Bodyguard and the Prince: the protected are passed over)."""
     players = night.deal.players
     checked = validate_votes(players, votes)
     counts = Counter(c for c in checked.values() if c is not None)
-    top = max(counts.values(), default=0)
+    safe = _unkillable(night, checked)
+    most = max(counts.values(), default=0)
+    passed_over = [p for p in players if p in safe and counts[p] == most]
+    top = max((n for p, n in counts.items() if p not in safe), default=0)
     if top <= 1:
         lynched: tuple[str, ...] = ()
         reason = _("Nobody had more than one vote, so nobody was lynched.")
+        if passed_over and most > 1:
+            reason = _(
+                "The most voted cannot be killed and nobody else had more than one vote,"
+                " so nobody was lynched."
+            )
     elif _tanner_cannot_break_tie(night, checked):
         lynched = ()
         reason = _(
@@ -122,20 +146,31 @@ def tally_votes(night: NightResult, votes: Mapping[str, str | None]) -> VoteResu
             " which the house rules do not allow: nobody was lynched."
         )
     else:
-        lynched = tuple(p for p in players if counts[p] == top)
+        lynched = tuple(p for p in players if counts[p] == top and p not in safe)
         # Translators: %(names)s are the players lynched, %(count)d the votes each had.
         reason = ngettext(
             "%(names)s had the most votes (%(count)d) and was lynched.",
             "%(names)s had the most votes (%(count)d) and were lynched.",
             len(lynched),
         ) % {"names": _both(lynched), "count": top}
+    if passed_over and most > 1:
+        # Translators: precedes the sentence on who was lynched (Daybreak's Bodyguard, Prince).
+        spared = _("%(names)s could not be killed and was passed over.") % {
+            "names": _both(passed_over)
+        }
+        reason = f"{spared} {reason}"
     dead = set(lynched)
     hunted: list[str] = []
     queue = list(lynched)
     while queue:
         shooter = queue.pop(0)
         target = checked[shooter]
-        if night.plays_as(shooter) is Role.HUNTER and target is not None and target not in dead:
+        if (
+            night.plays_as(shooter) is Role.HUNTER
+            and target is not None
+            and target not in dead
+            and target not in safe
+        ):
             dead.add(target)
             hunted.append(target)
             queue.append(target)
@@ -168,10 +203,11 @@ def decide_outcome(night: NightResult, dead: tuple[str, ...]) -> Outcome:
     players = night.deal.players
     house = night.deal.ruleset is Ruleset.HOUSE
     role = {p: night.plays_as(p) for p in players}
-    team = {p: team_of(night.final[p], night.copied) for p in players}
+    # Teams by the role played at dawn (a Doppelganger that copied nothing: the town's).
+    team = {p: ROLES[role[p]].team for p in players}
     died = set(dead)
     tanner_died = any(role[p] is Role.TANNER for p in died)
-    wolves = [p for p in players if role[p] is Role.WEREWOLF]
+    wolves = [p for p in players if is_werewolf(role[p])]
     minions = [p for p in players if role[p] is Role.MINION]
     reasons: list[str] = []
     won: set[Team] = set()
