@@ -32,7 +32,7 @@ from games.tables.family import (
 from . import options as table_options
 from . import panels, play
 from .chat import OneNightChat
-from .engine import CENTRE_POSITIONS, Ruleset, max_players
+from .engine import CENTRE_POSITIONS, EXPANSION_ROLES, Ruleset, max_players
 from .engine.deck import MIN_PLAYERS
 from .quoting import can_quote, fake_patterns, fakes_one, quotes, word_runs
 from .table_mode import OneNightNarrator
@@ -167,7 +167,9 @@ class OneNight(Family):
         if not can_quote(text):
             return None
         own = word_runs(panels.private_texts(table, seat))
-        fake = fake_patterns(Ruleset(table.ruleset), get_language())
+        state = play.OneNightState(table.state)
+        expansions = any(card in EXPANSION_ROLES for card in state.deal.cards.values())
+        fake = fake_patterns(Ruleset(table.ruleset), get_language(), expansions)
         if quotes(text, own) or fakes_one(text, fake):
             return str(QUOTE_REFUSED)
         return None

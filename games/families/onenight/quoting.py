@@ -188,10 +188,13 @@ def _matches(run: Pattern, i: int, w: list[str], j: int) -> bool:
 
 
 @lru_cache(maxsize=8)
-def fake_patterns(ruleset: Ruleset, language: str | None) -> Fakes:
-    """`fakes` of `every_private_text`, made once per ruleset and language (`language` is only
-    the cache's key: the texts are written in the reader's language)."""
-    return fakes(every_private_text(ruleset), markers=position_words())
+def fake_patterns(ruleset: Ruleset, language: str | None, expansions: bool = False) -> Fakes:
+    """`fakes` of `every_private_text`, made once per ruleset, language and whether the table's
+    deck holds expansion cards (`language` is only the cache's key: the texts are written in the
+    reader's language). A deck of the base cards alone is checked against the base texts: the
+    moderator can send no expansion role's text in such a game, and walking the expansions'
+    texts costs a few seconds of CPU the first time (docs/rules.md 8a)."""
+    return fakes(every_private_text(ruleset, expansions=expansions), markers=position_words())
 
 
 def made_up_players(count: int) -> list[str]:
@@ -199,12 +202,14 @@ def made_up_players(count: int) -> list[str]:
     return [f"{_SENTINEL}{i}" for i in range(count)]
 
 
-def every_private_text(ruleset: Ruleset) -> list[str]:
+def every_private_text(ruleset: Ruleset, *, expansions: bool = True) -> list[str]:
     """Every role message and night report the moderator could send in a game of `ruleset`, in
     the reader's language, for made-up players: each role's message with a partner, alone and
     (the minion) with one, two or no werewolves among the players; each report of every legal
     action of every role, in a deal where every role is held by a player."""
     limits = role_limits(ruleset)
+    if not expansions:
+        limits = {r: n for r, n in limits.items() if r not in EXPANSION_ROLES}
     texts: list[str] = []
     for deal in _deals(ruleset, limits):
         for player in deal.players:
