@@ -182,6 +182,27 @@ def test_the_witch_as_the_pack_s_victim_is_asked_again_too() -> None:
     assert witch in game_of(table.state).state.living()
 
 
+def test_after_night_one_the_witch_attacked_is_told_her_antidote_cannot_save_her() -> None:
+    """004 (the witch may save herself on the first night only): on a later night, the pack's
+    victim being the witch herself, her page says so, not "nobody to save yet"."""
+    table = quiet_table("classic", ROLES)
+    seat, witch, wolves, victim, _other = _cast(table)
+    table = _pack_names(table, seat, wolves, victim)
+    table = applied(table, play.move(table, seat[witch], "night", {}, NOW))
+    table = _everyone_else_done(table, seat, {witch, *wolves}, victim)
+    assert table.phase == "day"
+    for _step in range(10):  # the day goes by on the clock
+        if table.phase == "night":
+            break
+        table = applied(table, play.on_deadline(table, NOW))
+    assert table.phase == "night" and witch in game_of(table.state).state.living()
+    assert not view_of(table, seat[witch]).attacked_unsaved  # no victim yet
+    living = set(game_of(table.state).state.living())
+    table = _pack_names(table, seat, [w for w in wolves if w in living], witch)
+    assert _save_form(table, witch).targets == ()
+    assert view_of(table, seat[witch]).attacked_unsaved
+
+
 def test_on_discord_she_is_asked_again_with_the_victim() -> None:
     """The chat bot's letters (chat_letters.due): none while she waits for the pack, then a new
     call to act that names its victim (a letter is sent once per key)."""

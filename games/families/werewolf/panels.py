@@ -22,6 +22,7 @@ from . import names
 from .ending import end_sentence, own_death, story
 from .engine import NOBODY, Role
 from .engine.forms import Form
+from .engine.night import current_victim
 from .engine.view import SeatView, view_for
 from .moderator.screen import moderator_view
 from .progress import asked, done_players, sleeping, talking, unsettled, waits_for_pack
@@ -66,6 +67,8 @@ class WerewolfView:
     done: bool = False
     # A witch who answered before the pack chose: not done, asked again once it has.
     waits_for_pack: bool = False
+    # A witch whom the pack attacks and whose antidote cannot save her (004's self-save rule).
+    attacked_unsaved: bool = False
     sleep: bool = False  # alive tonight without a night form: "Done for tonight"
     talking: bool = False  # in the day's speeches: "I'm done talking"
     # why the seat's choices keep the night from ending (a split pack), and the rule
@@ -161,6 +164,13 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> WerewolfView:
     forms = [_form_view(f, seats) for f in seat.forms]
     view["night"] = tuple(f for f in forms if f.kind == "night")
     view["forms"] = tuple(f for f in forms if f.kind != "night")
+    save = next((f for f in view["night"] if f.key == "save"), None)
+    view["attacked_unsaved"] = (
+        save is not None
+        and not save.options
+        and player is not None
+        and current_victim(state) == player
+    )
     accusation = raw.get("accusation")
     if accusation:
         view["accusation"] = accusation
