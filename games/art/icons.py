@@ -30,20 +30,19 @@ ROLE_ICONS: Mapping[str, str] = MappingProxyType(
         "hunter": "bow-arrow",
         "villager": "farmer",
         "tanner": "leather-boot",
-        # One Night's Daybreak and the Prince (issue 42): icons already vendored for other
-        # roles (the vendoring needs the network; see docs/rules.md 8a). The witch shares the
-        # 1.7.0 witch's key and icon.
-        "sentinel": "checked-shield",
-        "alpha_wolf": "direwolf",
-        "mystic_wolf": "psychic-waves",
-        "dream_wolf": "sleepy",
-        "apprentice_seer": "crystal-ball",
-        "paranormal_investigator": "spectre",
-        "village_idiot": "jester-hat",
-        "revealer": "hood",
-        "curator": "stone-bust",
-        "bodyguard": "guards",
-        "prince": "king",
+        # One Night's Daybreak and the Prince (issue 42). The witch shares the 1.7.0 witch's
+        # key and icon.
+        "sentinel": "bordered-shield",
+        "alpha_wolf": "wolf-head",
+        "mystic_wolf": "third-eye",
+        "dream_wolf": "night-sleep",
+        "apprentice_seer": "crystal-eye",
+        "paranormal_investigator": "magnifying-glass",
+        "village_idiot": "dunce-cap",
+        "revealer": "flashlight",
+        "curator": "locked-chest",
+        "bodyguard": "police-officer-head",
+        "prince": "jewel-crown",
         # Multi-night Werewolf: the forum game (rules/001)
         "lunatic": "psychic-waves",
         "protector": "checked-shield",
