@@ -25,6 +25,10 @@ The deals are planned (a seeded plan per game, dealt in that order through the s
 the table core's chance patched) so that over the run every role of both rulesets is dealt to a
 player and lies in the centre. Night actions are random legal ones (the Doppelganger's copy and
 its second step included), votes random; some games let the night, the day or the vote run out.
+Six Daybreak games (official ruleset, `DAYBREAK_MUSTS`) deal every expansion card to a player,
+the Alpha Wolf's centre werewolf card included (`Plan.stored`); their seats pick random choices
+of the night form their page shows, and every seat may read what lies on the table by day (the
+cards turned face up: docs/rules.md 8a.9).
 
 Two mutants (a role message carrying a neighbour's card, a pushed panel carrying one in an HTML
 comment and a CSS class) check that the audit does catch leaks in pages and in frames.
@@ -105,8 +109,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def role_limits(ruleset: Ruleset) -> dict[Role, int]:
-    """The base game's cards: Daybreak's are not in this audit's plans yet (docs/rules.md 8a.9:
-    the Alpha Wolf's extra card does not fit its deals)."""
+    """The base game's cards, which the base plans cover; the Daybreak plans (`DAYBREAK_MUSTS`)
+    deal the expansion's too."""
     return {r: n for r, n in all_role_limits(ruleset).items() if r not in EXPANSION_ROLES}
 
 
@@ -128,7 +132,7 @@ FIXED_ROLE_TEXTS = (
 
 AUDIT: Counter[str] = Counter()
 COVERAGE: dict[str, dict[str, set[str]]] = {
-    r.value: {"dealt": set(), "centre": set()} for r in Ruleset
+    kind: {"dealt": set(), "centre": set()} for kind in (*(r.value for r in Ruleset), "daybreak")
 }
 ACTION_KINDS: Counter[str] = Counter()
 
@@ -147,10 +151,25 @@ class Plan:
     day_end: str  # "host", "ready" or "deadline"
     vote_timeout: bool
     htmx: bool
+    daybreak: bool = False  # a Daybreak deck (official): its night forms are read, not built
 
     @property
     def id(self) -> str:
-        return f"g{self.index:02d}-{self.ruleset.value}-{len(self.players)}p"
+        kind = "daybreak" if self.daybreak else self.ruleset.value
+        return f"g{self.index:02d}-{kind}-{len(self.players)}p"
+
+    @property
+    def stored(self) -> tuple[Role, ...]:
+        """The deck as stored for the planned deal. With the Alpha Wolf the deal sets the first
+        werewolf card apart as the centre werewolf card (engine/deck.py `deal_cards`), so it is
+        stored first; `cards` keeps it last, in `Deal.positions` order."""
+        if Role.ALPHA_WOLF in self.cards:
+            return (self.cards[-1], *self.cards[:-1])
+        return self.cards
+
+    def limits(self) -> dict[Role, int]:
+        """The counters the lobby's deck picker offers for this plan."""
+        return all_role_limits(self.ruleset) if self.daybreak else role_limits(self.ruleset)
 
 
 def _deck(rng: random.Random, ruleset: Ruleset, size: int, must: list[Role]) -> list[Role]:
@@ -237,7 +256,65 @@ def make_plans() -> list[Plan]:
     return plans
 
 
-PLANS = make_plans()
+# The Daybreak games (official ruleset): the expansion's cards each dealt to a player at least
+# once, with and without the Doppelganger, at small tables (the audit's time grows with the
+# square of the table).
+DAYBREAK_MUSTS: tuple[tuple[Role, ...], ...] = (
+    (Role.SENTINEL, Role.REVEALER, Role.CURATOR, Role.ALPHA_WOLF),
+    (Role.WITCH, Role.PARANORMAL_INVESTIGATOR, Role.MYSTIC_WOLF, Role.DREAM_WOLF),
+    (Role.VILLAGE_IDIOT, Role.APPRENTICE_SEER, Role.BODYGUARD, Role.PRINCE),
+    (Role.ALPHA_WOLF, Role.WITCH, Role.CURATOR, Role.SENTINEL, Role.DOPPELGANGER),
+    (Role.REVEALER, Role.PARANORMAL_INVESTIGATOR, Role.MYSTIC_WOLF, Role.VILLAGE_IDIOT),
+    (Role.DREAM_WOLF, Role.REVEALER, Role.CURATOR, Role.ALPHA_WOLF, Role.DOPPELGANGER),
+)
+
+
+def make_daybreak_plans(first: int) -> list[Plan]:
+    """A Daybreak deck per entry of DAYBREAK_MUSTS: its roles at seats, the rest of the deck
+    drawn from every official card; with the Alpha Wolf a werewolf card more, at the centre
+    werewolf place (the last of `Plan.cards`)."""
+    rng = random.Random(SEED + 1)
+    limits = all_role_limits(Ruleset.OFFICIAL)
+    plans: list[Plan] = []
+    for j, must in enumerate(DAYBREAK_MUSTS):
+        size = max(len(must), 4 + j % 3)
+        alpha = Role.ALPHA_WOLF in must
+        for _ in range(500):
+            pool = Counter(limits)
+            pool.subtract(must)
+            if alpha:
+                pool[Role.WEREWOLF] -= 1  # the centre werewolf card
+            rest = [r for r, k in pool.items() for _ in range(k)]
+            rng.shuffle(rest)
+            fill = rest[: size + 3 - len(must)]
+            if (list(must) + fill).count(Role.MASON) == 1:
+                continue
+            seats = list(must) + fill[: size - len(must)]
+            rng.shuffle(seats)
+            cards = (*seats, *fill[size - len(must) :], *((Role.WEREWOLF,) if alpha else ()))
+            validate_deck(Ruleset.OFFICIAL, list(cards), size)
+            break
+        else:
+            raise AssertionError("no Daybreak deck found")
+        index = first + j
+        plans.append(
+            Plan(
+                index=index,
+                ruleset=Ruleset.OFFICIAL,
+                players=tuple(NAMES[:size]),
+                cards=cards,
+                seed=rng.randrange(2**32),
+                night_timeout=j % 3 == 2,
+                day_end=("host", "ready", "deadline")[j % 3],
+                vote_timeout=j % 4 == 1,
+                htmx=j % 2 == 0,
+                daybreak=True,
+            )
+        )
+    return plans
+
+
+PLANS = make_plans() + make_daybreak_plans(GAMES)
 
 
 def test_the_plans_cover_every_role_dealt_and_in_the_centre() -> None:
@@ -248,7 +325,7 @@ def test_the_plans_cover_every_role_dealt_and_in_the_centre() -> None:
         centre: set[Role] = set()
         sizes: set[int] = set()
         for plan in PLANS:
-            if plan.ruleset is ruleset:
+            if plan.ruleset is ruleset and not plan.daybreak:
                 n = len(plan.players)
                 sizes.add(n)
                 dealt.update(plan.cards[:n])
@@ -256,6 +333,8 @@ def test_the_plans_cover_every_role_dealt_and_in_the_centre() -> None:
         assert dealt == set(role_limits(ruleset)), ruleset
         assert centre == set(role_limits(ruleset)), ruleset
         assert sizes == set(range(3, max_players(ruleset) + 1)), ruleset
+    daybreak = {r for plan in PLANS if plan.daybreak for r in plan.cards[: len(plan.players)]}
+    assert daybreak >= EXPANSION_ROLES, sorted(r.value for r in EXPANSION_ROLES - daybreak)
 
 
 @dataclass
@@ -587,7 +666,7 @@ async def lobby(run: GameRun) -> None:
         host,
         "POST",
         run.path("options"),
-        {f"count_{r.value}": counts.get(r, 0) for r in role_limits(plan.ruleset)},
+        {f"count_{r.value}": counts.get(r, 0) for r in plan.limits()},
         htmx=True,
         expect=200,
     )
@@ -604,7 +683,7 @@ async def lobby(run: GameRun) -> None:
     # voting ring is still shuffled, by the plan's generator).
     def store_deck() -> None:
         table = Table.objects.get(code=run.code)
-        table.options = {**table.options, "deck": [r.value for r in plan.cards]}
+        table.options = {**table.options, "deck": [r.value for r in plan.stored]}
         table.save(update_fields=["options"])
 
     await sync_to_async(store_deck)()
@@ -626,7 +705,7 @@ async def night(run: GameRun) -> None:
     run.deal = deal
     n = len(plan.players)
     assert [deal.cards[p] for p in deal.positions] == list(plan.cards)
-    coverage = COVERAGE[plan.ruleset.value]
+    coverage = COVERAGE["daybreak" if plan.daybreak else plan.ruleset.value]
     coverage["dealt"].update(deal.cards[p].value for p in plan.players)
     coverage["centre"].update(deal.cards[p].value for p in CENTRE_POSITIONS)
     run.set_phase(NIGHT)
@@ -671,6 +750,9 @@ async def night(run: GameRun) -> None:
     )
     await run.settle()
 
+    if plan.daybreak:
+        await daybreak_night(run)
+        return
     order = list(plan.players)
     rng.shuffle(order)
     skip: set[str] = set()
@@ -735,17 +817,85 @@ async def night(run: GameRun) -> None:
     assert await run.db_phase() == DAY
 
 
+async def _form(run: GameRun, name: str) -> panels.ActionForm | None:
+    """The night-action form `name`'s page offers now (None: its action is in)."""
+    state = await run.state()
+    return panels._action_form(state, name, state.actions.get(name))
+
+
+async def daybreak_night(run: GameRun) -> None:
+    """A Daybreak night: every seat picks a random choice of the form its page shows (every
+    choice a legal action: the witch's centre card and player, the investigator's looks, the
+    village idiot's direction, the alpha wolf's non-werewolves), the Doppelganger copies first."""
+    plan, rng = run.plan, run.rng
+    deal = run.deal
+    assert deal is not None
+    action_path = run.path("move", "action")
+    order = list(plan.players)
+    rng.shuffle(order)
+    skip = set(order[: rng.randint(1, max(1, len(order) // 3))]) if plan.night_timeout else set()
+    for name in order:
+        if name in skip:
+            continue
+        player = run.players[name]
+        htmx = plan.htmx or rng.random() < 0.3
+        expect: tuple[int, ...] = (200,) if htmx else (302,)
+        form = await _form(run, name)
+        if form is not None and form.kind == "copy":
+            model = rng.choice([p for p in plan.players if p != name])
+            copied = deal.cards[model]
+            ACTION_KINDS[f"doppelganger copies the {copied.value}"] += 1
+            copied_rule = copied_action_rule(copied, deal, name)
+            run.learn(
+                name,
+                {copied},
+                [f"You copied the card of a {copied.title}.", copied_rule.description],
+            )
+            await run.http(
+                player,
+                "POST",
+                run.path("move", "copy"),
+                {"targets": run.form_targets([model])},
+                htmx=htmx,
+                expect=expect,
+            )
+            form = await _form(run, name)
+        if form is None:
+            continue
+        if form.kind == "pair":
+            data: dict[str, Any] = {"targets": [c.value for c in rng.sample(form.choices, 2)]}
+        elif (
+            form.kind == "choice" and form.choices and not (form.allow_none and rng.random() < 0.2)
+        ):
+            data = {"targets": rng.choice(form.choices).value}
+        else:
+            data = {"no_action": "1"}
+        rule = action_rule(deal, name)
+        ACTION_KINDS[f"{rule.role.value} {'acts' if 'targets' in data else 'no action'}"] += 1
+        await run.http(player, "POST", action_path, data, htmx=htmx, expect=expect)
+    if plan.night_timeout and await run.db_phase() == NIGHT:
+        await run.pass_deadline(run.players[order[-1]])
+    await run.settle()
+    assert await run.db_phase() == DAY
+
+
 async def day(run: GameRun) -> None:
     plan, rng = run.plan, run.rng
     run.night = (await run.state()).night()
     run.set_phase(DAY)
+    # Daybreak: the cards the revealer turned face up lie in plain sight (docs/rules.md 8a.5).
+    face_up = {run.night.final[p] for p in run.night.revealed}
+    on_table = panels.on_the_table(run.night)
+    run.figures["on_the_table_lines"] += len(on_table)
     for name in plan.players:
-        run.learn(name, set(), list(night_report(run.night, name)))
+        run.learn(name, face_up, list(night_report(run.night, name)))
     host = run.players[plan.players[0]]
     for player in run.players.values():
         page = await look(run, player, player is host)
         words = plain(page.content.decode())
         assert all(line in words for line in night_report(run.night, player.name))
+        # Daybreak: what lies on the table, in every seat's page (so the scan reads it too).
+        assert all(line in words for line in on_table), (player.name, on_table)
         other = run.players[next(p for p in plan.players if p != player.name)]
         options = [
             (run.path("move", "vote"), {"target": other.seat_id}, 409),
@@ -920,7 +1070,7 @@ async def test_a_complete_game_leaks_nothing(
 ) -> None:
     run = await play_one(plan, group_messages)
     AUDIT["games"] += 1
-    AUDIT[f"games_{plan.ruleset.value}"] += 1
+    AUDIT[f"games_{'daybreak' if plan.daybreak else plan.ruleset.value}"] += 1
     AUDIT["seats"] += len(plan.players)
     AUDIT.update(run.figures)
 
@@ -1023,7 +1173,9 @@ def test_a_wrong_move_says_only_the_phase() -> None:
 def _figures() -> dict[str, Any]:
     return {
         "games": AUDIT["games"],
-        "games_by_ruleset": {r.value: AUDIT[f"games_{r.value}"] for r in Ruleset},
+        "games_by_ruleset": {
+            k: AUDIT[f"games_{k}"] for k in (*(r.value for r in Ruleset), "daybreak")
+        },
         "seats": AUDIT["seats"],
         "requests": AUDIT["requests"],
         "posts": AUDIT["posts"],
@@ -1046,6 +1198,7 @@ def _figures() -> dict[str, Any]:
         "roles_dealt": {k: sorted(v["dealt"]) for k, v in COVERAGE.items()},
         "roles_in_centre": {k: sorted(v["centre"]) for k, v in COVERAGE.items()},
         "night_actions": dict(sorted(ACTION_KINDS.items())),
+        "on_the_table_lines": AUDIT["on_the_table_lines"],
     }
 
 
@@ -1059,8 +1212,8 @@ def write_figures() -> Iterator[None]:
 
 def test_audit_totals() -> None:
     """Runs last: every planned game was played and every role was dealt and centred."""
-    if AUDIT["games"] < GAMES:
-        pytest.skip(f"only {AUDIT['games']} of {GAMES} games ran (a subset was selected)")
+    if AUDIT["games"] < len(PLANS):
+        pytest.skip(f"only {AUDIT['games']} of {len(PLANS)} games ran (a subset was selected)")
     figures = _figures()
     print("\nLeak audit figures:\n" + json.dumps(figures, indent=2))
     for ruleset in Ruleset:
@@ -1068,6 +1221,9 @@ def test_audit_totals() -> None:
         assert figures["roles_dealt"][ruleset.value] == everything
         assert figures["roles_in_centre"][ruleset.value] == everything
     assert figures["games"] >= 40
+    # Daybreak: every expansion card dealt to a player, and the table's tokens shown by day.
+    assert set(figures["roles_dealt"]["daybreak"]) >= {r.value for r in EXPANSION_ROLES}
+    assert figures["on_the_table_lines"] > 0
     assert figures["frames"] > 0 and figures["pages"] > 0 and figures["fragments"] > 0
     assert figures["frames_by_type"].get("panel", 0) > 0
     assert figures["frames_by_type"].get("hello", 0) > 0

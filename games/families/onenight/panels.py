@@ -146,6 +146,9 @@ class OneNightView:
     my_vote: str | None = None
     has_voted: bool = False
     reveal: Reveal | None = None
+    # Daybreak: what lies in plain sight on the table for the day (shields, face-up cards,
+    # artifacts face down), the same for every seat and watcher (`on_the_table`).
+    on_table: tuple[str, ...] = ()
 
     @property
     def is_host(self) -> bool:
@@ -382,6 +385,30 @@ def daybreak_tokens(night: NightResult) -> tuple[str, ...]:
     return tuple(lines)
 
 
+def on_the_table(night: NightResult) -> tuple[str, ...]:
+    """Daybreak: what everyone at a real table sees during the day, one line per fact, player
+    by player in seat order (docs/rules.md 8a.4 shields are public, 8a.5 a card turned face up
+    stays up for the day, 8a.6 an artifact lies face down). Public facts only: which artifact
+    it is stays with its holder (their night report); a card the revealer turned back down is
+    not listed (only the revealer saw it). The revealer acts after every move (8a.2: 10, 10a;
+    only the curator follows, and it moves nothing), so a card face up shows its final face."""
+    lines: list[str] = []
+    for player in night.deal.players:
+        if player in night.shields:
+            # Translators: the day's "On the table" list: a shield token lies on this card.
+            lines.append(_("%(player)s's card: shielded") % {"player": player})
+        if player in night.revealed:
+            lines.append(
+                # Translators: the day's "On the table" list: the revealer turned it face up.
+                _("%(player)s's card lies face up: %(card)s")
+                % {"player": player, "card": night.final[player].title}
+            )
+        if player in night.artifacts:
+            # Translators: the day's "On the table" list: an artifact token, face down.
+            lines.append(_("%(player)s's card carries an artifact") % {"player": player})
+    return tuple(lines)
+
+
 CLOCK = {
     # Translators: the caption of the clock counting down the phase's time left.
     "night": gettext_lazy("Night ends in"),
@@ -459,6 +486,9 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> OneNightView:
                 view["has_voted"] = True
                 target = state.votes[str(me_id)]
                 view["my_vote"] = names.get(target) if target is not None else None
+    if phase in ("day", "voting") and night is not None:
+        # The same for every seat and for watchers: only what lies in plain sight.
+        view["on_table"] = on_the_table(night)
     if phase == "reveal" and night is not None and state.result:
         view["reveal"] = _reveal(state, night)
     return OneNightView(**view)
