@@ -9,11 +9,12 @@ button must stay disabled until the start's answer, and the game must then start
 
 from __future__ import annotations
 
-from playwright.sync_api import Request, Route, expect
+from playwright.sync_api import Request, Route, WebSocketRoute, expect
 
 from .live_server import GameDB, LiveServer
 from .players import (
     QUIET_DECK,
+    TABLE_SOCKET,
     NewPlayerPage,
     fill_deck,
     in_phase,
@@ -88,21 +89,41 @@ def test_a_redrawn_start_button_stays_busy_until_the_answer(
 def test_a_chat_line_on_its_way_keeps_its_send_button_busy(
     live_server: LiveServer, new_player_page: NewPlayerPage
 ) -> None:
-    held: list[Route] = []
+    """The chat form goes over the page's socket (issue 39): its Send button stays busy until
+    the socket's answer comes (held back here by the test), then the box is emptied."""
+    held: list[str] = []
+    sockets: list[WebSocketRoute] = []
+
+    def through(ws: WebSocketRoute) -> None:
+        """Ben's socket goes through the test, which holds back the answer to his line."""
+        server = ws.connect_to_server()
+        sockets.append(ws)
+
+        def from_server(message: str | bytes) -> None:
+            if isinstance(message, str) and '"chat-sent"' in message and not held:
+                held.append(message)
+                return
+            ws.send(message)
+
+        server.on_message(from_server)
+
     ann = new_player_page("Ann")
     ben = new_player_page("Ben", phone=True)
     cat = new_player_page("Cat", phone=True)
+    ben.context.route_web_socket(TABLE_SOCKET, through)
     seat_table(live_server.url, ann, "Ann", {"Ben": ben, "Cat": cat})
-    ben.route("**/chat", lambda route: held.append(route))
+    expect(ben.locator("#offline")).to_be_hidden()
 
     open_chat(ben)  # a phone: the chat is a drawer
     box = ben.locator(".chat-box")
     box.get_by_label("Chat message").fill("is anyone there?")
     box.get_by_role("button", name="Send").click()
+    expect(ann.locator(".chat-log")).to_contain_text("is anyone there?", timeout=LIVE_MS)
     expect(box.get_by_role("button", name="Send")).to_be_disabled()
+    expect(box.get_by_label("Chat message")).to_have_value("is anyone there?")
     assert len(held) == 1
-    held[0].continue_()
-    # The answer is the emptied form, ready again; the line comes to every page by the socket.
+    # The answer comes: the form is ready again and emptied; the line is on every page.
+    sockets[-1].send(held[0])
     expect(box.get_by_role("button", name="Send")).to_be_enabled()
     expect(box.get_by_label("Chat message")).to_have_value("")
     for page in (ann, ben, cat):

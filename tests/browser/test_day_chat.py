@@ -3,8 +3,9 @@ loses the connection in the middle and comes back without gaps or duplicates, a 
 quotes the moderator's private message is refused to its sender alone, and a short day
 deadline moves every page to the vote by itself (the server's clock, no click).
 
-A line is POSTed by its channel box's htmx form (templates/tables/chat_form.html); it reaches
-every page, the sender's too, over the socket (static/js/table.js).
+A line is sent by its channel box's form (templates/tables/chat_form.html) over the page's
+socket while it is open, else POSTed by htmx (issue 39); it reaches every page, the sender's
+too, over the socket (static/js/table.js).
 """
 
 from __future__ import annotations
