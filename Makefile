@@ -56,7 +56,10 @@ run: install
 # (pytest-django's database, a server process, the channel layer; tests/conftest.py marks them).
 # The others (pure engines, scenario runners, unit tests with no database) cannot tell the two
 # backends apart, since pytest-django refuses them the database: running them again only cost
-# CI time.
+# CI time. The browser tests run once, on the embedded defaults: a browser drives the same pages
+# and sockets either way, and the servers' PostgreSQL + Redis behaviour (two processes, one
+# database, one channel layer, a process killed mid-day) is what tests/multiprocess plays with
+# real daphne processes. Chromium is the slowest part of the suite; once is enough.
 test: install browser gettext
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -65,7 +68,7 @@ test: install browser gettext
 	@if $(BIN)/python bin/services-answer; then \
 		echo "PostgreSQL and Redis answer: running the suite against them as well"; \
 		DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) \
-			$(BIN)/python -m pytest --ignore=tests/multiprocess -m backends $(PYTEST_ARGS); \
+			$(BIN)/python -m pytest --ignore=tests/multiprocess -m "backends and not browser" $(PYTEST_ARGS); \
 	else \
 		echo "PostgreSQL or Redis does not answer: skipped the second run against them"; \
 	fi
