@@ -31,7 +31,7 @@ from games.families.onenight.engine import (
 from games.families.onenight.engine.actions import ACTS_AT_ONCE, CONDITIONS
 from games.families.onenight.engine.deck import Deal
 from games.families.onenight.engine.messages import TOLD, night_report, role_message
-from games.families.onenight.engine.resolvers import RESOLVERS, Resolver
+from games.families.onenight.engine.resolvers import RESOLVERS
 from games.families.onenight.engine.roles import (
     CENTRE_WOLF,
     NIGHTS,
@@ -40,6 +40,7 @@ from games.families.onenight.engine.roles import (
     RoleRecord,
     WakeStep,
 )
+from games.families.onenight.engine.tonight import Resolver
 
 Records = Mapping[Role, RoleRecord]
 Nights = Mapping[Ruleset, tuple[WakeStep, ...]]

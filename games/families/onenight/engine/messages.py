@@ -21,8 +21,9 @@ from .actions import is_lone_werewolf
 from .artifacts import ARTIFACTS
 from .deck import Deal
 from .night import NightResult
-from .resolvers import RESOLVERS, Learned
+from .resolvers import RESOLVERS
 from .roles import ROLES, TOWN_GOAL, WEREWOLF_GOAL, Role, Ruleset, Team, is_werewolf, own_step
+from .tonight import Learned
 
 TOWN_GOAL_NO_WOLF = {
     # rules/000 s6c: with no werewolf at dawn the minion counts as one.

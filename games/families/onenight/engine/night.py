@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from .actions import ACTS_AT_ONCE, validate_night
 from .artifacts import ARTIFACTS, Artifact
 from .deck import Deal
-from .resolvers import RESOLVERS, NightStep, Tonight, Turn
+from .resolvers import RESOLVERS
 from .roles import NIGHTS, ROLES, Copy, Role, WakeStep, plays_as
+from .tonight import NightStep, Tonight, Turn
 
 # ACTS_AT_ONCE lives in actions.py; it is named here too for the callers that read it here.
 __all__ = ["ACTS_AT_ONCE", "NightResult", "NightStep", "resolve_night"]

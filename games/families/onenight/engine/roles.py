@@ -5,7 +5,8 @@ A `RoleRecord` holds everything about one role: its card's name, its team, how m
 each ruleset may hold, what it may send in at night, how a Doppelganger plays it, and every text
 a player reads about it (its role message, the rules page's lines, the narrator's calls). The
 night tables `NIGHTS` list the wake steps of each ruleset in the document's order (rules/000 s8,
-rules/002 s5); each step names its handler, one small function pair in `resolvers.py` (what the
+rules/002 s5); each step names its handler, one small function pair in `resolvers.py` or
+`daybreak.py` (what the
 action does, what the player learns). The engine's night, the Doppelganger's copies, the
 narrator and the rules page all read these tables; nothing about a particular role's night is
 written anywhere else. Adding a role: docs/architecture.md, "Adding a role".
