@@ -280,18 +280,37 @@ def test_a_page_load_costs_pinned_queries(game: Game, django_assert_num_queries:
 # --- Chat -------------------------------------------------------------------------------------
 
 
+def to_the_day(game: Game) -> None:
+    """Night to day, where the chat is open: One Night by every night action, Werewolf by the
+    host's "Move on now"."""
+    if game.family == "onenight":
+        send_night = onenight_table(game)
+        for name in NAMES:
+            send_action(send_night, name, default_action(send_night, name))
+    else:
+        game.post("Ann", "advance", {})
+
+
+def fanned_out_once(
+    game: Game,
+    group_messages: list[tuple[str, dict[str, Any]]],
+    django_assert_num_queries: Any,
+    text: str,
+) -> None:
+    """The line's group message, fanned out to every socket in CHAT_LINE_PUSH queries in all."""
+    (_group, message), *_ = (m for m in group_messages if m[1]["type"] == "chat.line")
+    with django_assert_num_queries(CHAT_LINE_PUSH):
+        fan_out(game, message)
+    assert all(any(f.get("text") == text for f in sent_frames(s)) for s in game.sockets.values())
+
+
 def test_a_chat_line_costs_pinned_queries_and_none_per_socket(
     game: Game,
     django_assert_num_queries: Any,
     committed: Callable[[int], AbstractContextManager[None]],
     group_messages: list[tuple[str, dict[str, Any]]],
 ) -> None:
-    if game.family == "onenight":
-        send_night = onenight_table(game)
-        for name in NAMES:
-            send_action(send_night, name, default_action(send_night, name))
-    else:
-        game.post("Ann", "advance", {})  # the host ends the night: the day's chat is open
+    to_the_day(game)
     client = game.clients["Cat"]
     with committed(CHAT):
         response = client.post(
@@ -300,13 +319,7 @@ def test_a_chat_line_costs_pinned_queries_and_none_per_socket(
             **HTMX,
         )
     assert response.status_code == 200, response.content[:500]
-    (_group, message), *_ = (m for m in group_messages if m[1]["type"] == "chat.line")
-    with django_assert_num_queries(CHAT_LINE_PUSH):
-        fan_out(game, message)
-    assert all(
-        any(f.get("text") == "Who has slept well tonight?" for f in sent_frames(s))
-        for s in game.sockets.values()
-    )
+    fanned_out_once(game, group_messages, django_assert_num_queries, "Who has slept well tonight?")
 
 
 def test_a_chat_line_over_the_socket_costs_pinned_queries_and_none_per_socket(
@@ -315,25 +328,14 @@ def test_a_chat_line_over_the_socket_costs_pinned_queries_and_none_per_socket(
     committed: Callable[[int], AbstractContextManager[None]],
     group_messages: list[tuple[str, dict[str, Any]]],
 ) -> None:
-    if game.family == "onenight":
-        send_night = onenight_table(game)
-        for name in NAMES:
-            send_action(send_night, name, default_action(send_night, name))
-    else:
-        game.post("Ann", "advance", {})  # the host ends the night: the day's chat is open
+    to_the_day(game)
     cat = game.sockets["Cat"]
     frame = {"type": "chat", "channel": "public", "text": "Who has slept well?", "ref": 1}
     with committed(CHAT_SOCKET):
         async_to_sync(cat._chat)(frame)  # what receive_json starts for a "chat" frame
     answer = sent_frames(cat)[-1]
     assert answer["type"] == "chat-sent", answer
-    (_group, message), *_ = (m for m in group_messages if m[1]["type"] == "chat.line")
-    with django_assert_num_queries(CHAT_LINE_PUSH):
-        fan_out(game, message)
-    assert all(
-        any(f.get("text") == "Who has slept well?" for f in sent_frames(s))
-        for s in game.sockets.values()
-    )
+    fanned_out_once(game, group_messages, django_assert_num_queries, "Who has slept well?")
 
 
 # --- Moves and the pushes they cause ----------------------------------------------------------

@@ -54,6 +54,15 @@ def _pack_names(
     return table
 
 
+def _day_by_the_clock(table: TableInfo) -> TableInfo:
+    """The day goes by on the clock, step by step, to the next night."""
+    for _step in range(10):
+        if table.phase == "night":
+            break
+        table = applied(table, play.on_deadline(table, NOW))
+    return table
+
+
 def _save_form(table: TableInfo, witch: str) -> Form:
     return next(f for f in forms_for(game_of(table.state).state, witch) if f.key == "save")
 
@@ -153,10 +162,7 @@ def test_a_witch_without_her_antidote_does_not_wait() -> None:
     table = applied(table, play.move(table, seat[witch], "night", {"save": ["yes"]}, NOW))
     table = _everyone_else_done(table, seat, {witch, *wolves}, victim)
     assert table.phase == "day"
-    for _step in range(10):  # the day goes by on the clock
-        if table.phase == "night":
-            break
-        table = applied(table, play.on_deadline(table, NOW))
+    table = _day_by_the_clock(table)
     assert table.phase == "night" and witch in game_of(table.state).state.living()
     living = set(game_of(table.state).state.living())
     seat = {s.name: s for s in table.seats if s.name in living}
@@ -191,10 +197,7 @@ def test_after_night_one_the_witch_attacked_is_told_her_antidote_cannot_save_her
     table = applied(table, play.move(table, seat[witch], "night", {}, NOW))
     table = _everyone_else_done(table, seat, {witch, *wolves}, victim)
     assert table.phase == "day"
-    for _step in range(10):  # the day goes by on the clock
-        if table.phase == "night":
-            break
-        table = applied(table, play.on_deadline(table, NOW))
+    table = _day_by_the_clock(table)
     assert table.phase == "night" and witch in game_of(table.state).state.living()
     assert not view_of(table, seat[witch]).attacked_unsaved  # no victim yet
     living = set(game_of(table.state).state.living())
