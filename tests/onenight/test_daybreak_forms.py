@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.families.onenight.engine import CENTRE_WOLF, Role, validate_action
-from games.families.onenight.panels import _action_form
+from games.families.onenight.panels import action_form
 from games.families.onenight.play import OneNightState, named_targets
 
 PLAYERS = [[1, "Ann"], [2, "Ben"], [3, "Cat"], [4, "Dan"]]
@@ -39,7 +39,7 @@ def _state(first: Role) -> OneNightState:
 )
 def test_every_choice_of_a_daybreak_form_is_a_legal_action(role: Role) -> None:
     state = _state(role)
-    form = _action_form(state, "Ann", None)
+    form = action_form(state, "Ann", None)
     assert form is not None and form.kind == "choice" and form.choices
     for choice in form.choices:
         targets = named_targets(state, [choice.value])

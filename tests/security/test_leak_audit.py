@@ -820,7 +820,7 @@ async def night(run: GameRun) -> None:
 async def _form(run: GameRun, name: str) -> panels.ActionForm | None:
     """The night-action form `name`'s page offers now (None: its action is in)."""
     state = await run.state()
-    return panels._action_form(state, name, state.actions.get(name))
+    return panels.action_form(state, name, state.actions.get(name))
 
 
 async def daybreak_night(run: GameRun) -> None:

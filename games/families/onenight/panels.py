@@ -240,7 +240,7 @@ def _card_of(name: str, own: bool) -> str:
     return _("your own card") if own else _("%(player)s's card") % {"player": name}
 
 
-def _action_form(
+def action_form(
     state: OneNightState, me: str, action: Mapping[str, Any] | None
 ) -> ActionForm | None:
     """The form for this seat's start role (None: its action is in). Players are offered by
@@ -464,7 +464,7 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> OneNightView:
         view["role"] = role_message(state.deal, me)
         if phase == "night":
             mine = state.actions.get(me)
-            form = _action_form(state, me, mine)
+            form = action_form(state, me, mine)
             view["action_form"] = form
             view["action_sent"] = form is None
             if mine is not None and state.deal.cards[me] is Role.DOPPELGANGER and mine["targets"]:
