@@ -174,6 +174,17 @@ class LiveServer:
         finally:
             flag.unlink(missing_ok=True)
 
+    @contextlib.contextmanager
+    def deals_with_seed(self, seed: int) -> Iterator[None]:
+        """Within the block, the server deals with `random.Random(seed)`: the deal (and the
+        voting ring after it) that the engine's `deal_cards` makes with the same source."""
+        flag = self.data_dir / DEAL_IN_ORDER
+        flag.write_text(str(seed))
+        try:
+            yield
+        finally:
+            flag.unlink(missing_ok=True)
+
 
 def server_env(
     data_dir: Path,

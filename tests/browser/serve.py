@@ -4,7 +4,9 @@
 file `deal-in-order` exists in the server's ONENIGHT_DATA_DIR, the table core's source of chance
 shuffles nothing (as `tests.factories.fixed_shuffle` does in process): the cards go out in the
 order of the host's counters, seats first, then left, middle, right, and the voting ring is the
-seat order. Without the file every deal is the app's own secure shuffle.
+seat order. If the file holds a number, the deal is instead shuffled by `random.Random(number)`:
+a random deal a test can foresee (engine `deal_cards` with the same source). Without the file
+every deal is the app's own secure shuffle.
 """
 
 from __future__ import annotations
@@ -43,7 +45,10 @@ def main() -> None:
     flag = Path(os.environ["ONENIGHT_DATA_DIR"]) / FLAG
 
     def new_rng() -> random.Random:
-        return InOrder() if flag.exists() else secure()
+        if not flag.exists():
+            return secure()
+        seed = flag.read_text().strip()
+        return random.Random(int(seed)) if seed else InOrder()
 
     host.new_rng = new_rng  # the deal is the host's start (games/tables/services/host.py)
     CommandLineInterface().run(sys.argv[1:])
