@@ -31,7 +31,16 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from .engine import Deal, NightResult, Role, Ruleset, decide_outcome, tally_votes
 from .engine.errors import RuleError
-from .engine.roles import NIGHT_SECTIONS, NIGHTS, ROLES, Calls, role_limits
+from .engine.roles import (
+    DAYBREAK_ROLES,
+    NIGHT_SECTIONS,
+    NIGHTS,
+    ROLES,
+    Calls,
+    Copy,
+    WakeStep,
+    role_limits,
+)
 
 # Seconds a role gets, awake, by default (each step's `Calls.seconds`); the host can change each.
 DEFAULT_PAUSE = 10
@@ -60,6 +69,70 @@ class Call:
 # Translators: the narrator's words, read aloud to the players at a real table.
 OPENING = gettext_lazy("Everyone, close your eyes.")
 CLOSING = gettext_lazy("Wake up, everyone! It is day: talk it over, then vote.")
+
+
+# --- Daybreak at a table (docs/rules.md 8a) ------------------------------------------------------
+# A deck with a Daybreak card changes two of the base game's calls; a deck of base cards keeps
+# the words of rules/002 s5 (the records' `calls`).
+# 8a.3: a Doppelganger does the copied role's action at once for the base game's seer, robber,
+# troublemaker and drunk and for Daybreak's sentinel, apprentice seer, investigator, witch and
+# village idiot (`Copy.AT_ONCE`); the deck's are named, in wake order.
+COPY = gettext_lazy(
+    "Doppelganger, wake up and look at another player's card: you are now that role."
+)
+# Translators: %(roles)s is a list of card names, "Sentinel, Seer, Witch".
+COPY_AT_ONCE = gettext_lazy("If it is one of these, do that role's action now: %(roles)s.")
+WEREWOLVES_WAKE = gettext_lazy("Werewolves, wake up and look for the other werewolves.")
+WEREWOLVES_WAKE_WITH_DOPPELGANGER = gettext_lazy(
+    "Werewolves, and the Doppelganger if it became one, wake up and look for the other werewolves."
+)
+# 8a.2: the dream wolf does not wake; it shows its thumb at the werewolves' step (8a.3: so does
+# a Doppelganger that copied it).
+DREAM_WOLF_THUMB = gettext_lazy(
+    "Dream Wolf, stick out your thumb, eyes closed, so they can see you."
+)
+DREAM_WOLF_THUMB_WITH_DOPPELGANGER = gettext_lazy(
+    "Dream Wolf, and the Doppelganger if it became the Dream Wolf, stick out your thumb, eyes"
+    " closed, so they can see you."
+)
+DREAM_WOLF_THUMB_AWAY = gettext_lazy("Dream Wolf, put your thumb away.")
+# rules/000 s6b, rules/002 s5: a werewolf alone may look at a centre card; 8a.5: of the werewolf
+# cards only the plain one has that look (the alpha and mystic wolves act at their own steps).
+LONE_LOOK = gettext_lazy("If you are the only one, you may look at one card in the centre.")
+PLAIN_LONE_LOOK = gettext_lazy(
+    "If you are the only werewolf and your card is a plain Werewolf, you may look at one card in"
+    " the centre."
+)
+
+
+def _daybreak_words(
+    steps: Sequence[WakeStep], step: WakeStep, words: Calls, cards: set[Role], copier: bool
+) -> tuple[str, str] | None:
+    """The (wake, sleep) words of `step` for a deck with a Daybreak card, where they differ
+    from the record's; None: the record's words."""
+    if not cards & DAYBREAK_ROLES or step.copied is not None:
+        return None
+    if ROLES[step.role].copies:
+        at_once = [
+            s.role.title
+            for s in steps
+            if s.copied is None and s.role in cards and ROLES[s.role].copy is Copy.AT_ONCE
+        ]
+        copy = str(COPY)
+        if at_once:
+            copy += " " + str(COPY_AT_ONCE) % {"roles": ", ".join(at_once)}
+        return copy, _(words.sleep)
+    if step.role is Role.WEREWOLF:
+        wake = [str(WEREWOLVES_WAKE_WITH_DOPPELGANGER if copier else WEREWOLVES_WAKE)]
+        sleep = [_(words.sleep)]
+        if Role.DREAM_WOLF in cards:
+            wake.append(str(DREAM_WOLF_THUMB_WITH_DOPPELGANGER if copier else DREAM_WOLF_THUMB))
+            sleep.insert(0, str(DREAM_WOLF_THUMB_AWAY))
+        # An alpha or mystic wolf in the deck wakes with the werewolves without the lone look.
+        others = any(ROLES[c].wakes_with is Role.WEREWOLF for c in cards)
+        wake.append(str(PLAIN_LONE_LOOK if others else LONE_LOOK))
+        return " ".join(wake), " ".join(sleep)
+    return None
 
 
 def pause_of(key: str, pauses: Mapping[str, int]) -> int:
@@ -96,6 +169,10 @@ def narration(
             continue
         words = _calls(step.role, step.copied)
         wake = words.wake_with_doppelganger if copier and words.wake_with_doppelganger else None
+        wake_words, sleep_words = _(wake or words.wake), _(words.sleep)
+        daybreak = _daybreak_words(steps, step, words, cards, copier)
+        if daybreak is not None:
+            wake_words, sleep_words = daybreak
         if words.stays_awake and calls:
             # The Doppelganger-minion stays awake after the Doppelganger's step (rules/002
             # s5): that step ends with "keep your eyes open if...", not "close your eyes".
@@ -104,8 +181,8 @@ def narration(
             Call(
                 words.key,
                 step.role,
-                _(wake or words.wake),
-                _(words.sleep),
+                wake_words,
+                sleep_words,
                 pause_of(words.key, pauses),
                 NIGHT_SECTIONS[ruleset],
             )
