@@ -196,3 +196,59 @@ def test_the_daybreak_words_follow_the_deck() -> None:
         "Werewolves, wake up and look for the other werewolves. If you are the only werewolf"
         " and your card is a plain Werewolf, you may look at one card in the centre."
     )
+
+
+# --- The reveal sheet: the artifacts and the investigator's change (docs/rules.md 8a.9) ----------
+
+PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
+
+
+def test_the_reveal_sheet_plays_the_artifacts_and_the_investigators_change() -> None:
+    from games.families.onenight.engine import Artifact, RuleError
+
+    final = {"Ann": R.VILLAGER, "Ben": R.PARANORMAL_INVESTIGATOR, "Cat": R.SEER,
+             "Dan": R.CURATOR}  # fmt: skip
+    votes: dict[str, str | None] = {"Ann": "Ben", "Ben": "Ann", "Cat": "Ben", "Dan": "Ann"}
+    # No artifact, no change: Ann and Ben die, tied on two votes each (rules/002 s6).
+    plain = narrator.reveal_sheet(OFFICIAL, PLAYERS, final, votes)
+    assert plain.dead == ("Ann", "Ben") and plain.notes == ()
+    # The investigator saw a werewolf (8a.5): Ben's card plays as a Werewolf; the cudgel on
+    # Ann's card makes her a tanner (8a.6).
+    sheet = narrator.reveal_sheet(
+        OFFICIAL, PLAYERS, final, votes,
+        artifacts={"Ann": Artifact.CUDGEL, "Cat": Artifact.MASK},
+        investigator=R.WEREWOLF,
+    )  # fmt: skip
+    assert sheet.dead == ("Ann", "Ben")
+    # rules/002 s6: the tanner died (she wins) and a werewolf died (the town wins too).
+    assert set(sheet.winners) == {"Ann", "Cat", "Dan"}
+    assert sheet.notes == (
+        "Ann held the Cudgel of the Tanner.",
+        "Ann played as the Tanner.",
+        "Ben played as the Werewolf.",
+        "Cat held the Mask of Muting.",
+    )
+    # The investigator's change goes with the card (8a.5): only whoever holds it plays it.
+    moved = {**final, "Ben": R.VILLAGER, "Ann": R.PARANORMAL_INVESTIGATOR}
+    turned = narrator.reveal_sheet(OFFICIAL, PLAYERS, moved, votes, investigator=R.TANNER)
+    assert turned.notes == ("Ann played as the Tanner.",)
+    assert turned.winners == ("Ann",)
+    # What cannot be: an artifact twice, an investigator that became a seer, house rules.
+    for wrong in (
+        {"artifacts": {"Ann": Artifact.CLAW, "Ben": Artifact.CLAW}},
+        {"investigator": R.SEER},
+    ):
+        try:
+            narrator.reveal_sheet(OFFICIAL, PLAYERS, final, votes, **wrong)  # type: ignore[arg-type]
+        except RuleError:
+            continue
+        raise AssertionError(wrong)
+    house = {p: R.VILLAGER if p != "Ann" else R.WEREWOLF for p in PLAYERS}
+    try:
+        narrator.reveal_sheet(
+            Ruleset.HOUSE, PLAYERS, house, votes, artifacts={"Ann": Artifact.CLAW}
+        )
+    except RuleError:
+        pass
+    else:
+        raise AssertionError("an artifact at a house-rules table")

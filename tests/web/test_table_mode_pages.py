@@ -140,3 +140,49 @@ def test_the_doppelganger_mason_wakes_with_the_masons(client: Client) -> None:
                "count_villager": "3"}  # fmt: skip
     plain = next(c for c in _script(client, without) if c["key"] == "masons")
     assert "Doppelganger" not in plain["wake"]
+
+
+def test_the_reveal_sheet_takes_daybreaks_artifacts_and_the_investigator(client: Client) -> None:
+    """docs/rules.md 8a.9: with the Curator or the Paranormal Investigator in the deck, the
+    sheet asks for each card's artifact and what the investigator became, and plays them."""
+    deck = {"count_werewolf": "1", "count_seer": "1", "count_curator": "1",
+            "count_paranormal_investigator": "1", "count_villager": "3"}  # fmt: skip
+    page = client.get(
+        reverse("narrator"),
+        {"go": "1", "ruleset": "official", "players": "Ann\nBen\nCat\nDan", **deck},
+    )
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert [f'name="artifact_{n}"' in body for n in range(4)] == [True] * 4
+    assert '<option value="cudgel">Cudgel of the Tanner</option>' in body
+    assert 'name="investigator"' in body
+    sheet = {
+        "ruleset": "official",
+        "player": ["Ann", "Ben", "Cat", "Dan"],
+        **{
+            f"final_{n}": c
+            for n, c in enumerate(["villager", "paranormal_investigator", "seer", "curator"])
+        },
+        **{f"vote_{n}": v for n, v in enumerate(["Ben", "Ann", "Ben", "Ann"])},
+        "artifact_0": "cudgel",
+        "investigator": "werewolf",
+    }
+    verdict = client.post(reverse("narrator_reveal"), sheet)
+    assert verdict.status_code == 200, alerts(verdict)
+    shown = text(verdict)
+    assert "Ann held the Cudgel of the Tanner." in shown
+    assert "Ann played as the Tanner." in shown and "Ben played as the Werewolf." in shown
+    assert "Winners: <strong>Ann, Cat, Dan</strong>." in shown
+    # Without them the same cards and votes make other winners: nobody played as a werewolf.
+    plain = {k: v for k, v in sheet.items() if k not in ("artifact_0", "investigator")}
+    assert "Winners: <strong>Ann, Cat, Dan</strong>." not in text(
+        client.post(reverse("narrator_reveal"), plain)
+    )
+    # A base deck's sheet asks for neither.
+    base = client.get(
+        reverse("narrator"),
+        {"go": "1", "ruleset": "official", "players": "Ann\nBen\nCat",
+         "count_werewolf": "2", "count_seer": "1", "count_villager": "3"},
+    )  # fmt: skip
+    assert 'name="artifact_0"' not in base.content.decode()
+    assert 'name="investigator"' not in base.content.decode()

@@ -29,7 +29,15 @@ from dataclasses import dataclass, replace
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from .engine import Deal, NightResult, Role, Ruleset, decide_outcome, tally_votes
+from .engine import (
+    Artifact,
+    Deal,
+    NightResult,
+    Role,
+    Ruleset,
+    decide_outcome,
+    tally_votes,
+)
 from .engine.errors import RuleError
 from .engine.roles import (
     DAYBREAK_ROLES,
@@ -195,13 +203,20 @@ def narration(
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """What the reveal sheet concludes: the dead and why, the winners and why."""
+    """What the reveal sheet concludes: the dead and why, the winners and why. `notes`: what
+    the sheet was told beyond the cards (Daybreak's artifacts, and whom they or the paranormal
+    investigator's change made play as another role), in sentences."""
 
     dead: tuple[str, ...]
     vote_reason: str
     winners: tuple[str, ...]
     reason: str
     counts: Mapping[str, int]
+    notes: tuple[str, ...] = ()
+
+
+# What a paranormal investigator may become (docs/rules.md 8a.5): a werewolf or the tanner.
+INVESTIGATOR_BECOMES = (Role.WEREWOLF, Role.TANNER)
 
 
 def reveal_sheet(
@@ -210,12 +225,29 @@ def reveal_sheet(
     final: Mapping[str, Role],
     votes: Mapping[str, str | None],
     copied: Role | None = None,
+    *,
+    artifacts: Mapping[str, Artifact] | None = None,
+    investigator: Role | None = None,
 ) -> Verdict:
     """The dead and the winners from the cards the players hold at the end (turned over at the
     table) and whom each pointed at: the engine's own tally and outcome (rules/000 s6a, s6c,
     rules/002 s6). `copied` is the role the Doppelganger copied, if its card is held.
-    Raises RuleError if the sheet is incomplete or impossible."""
+    Daybreak (docs/rules.md 8a.5, 8a.6): `artifacts`, the artifact on each player's card;
+    `investigator`, what the paranormal investigator card became (a werewolf or the tanner),
+    played by whoever holds it. Raises RuleError if the sheet is incomplete or impossible."""
     players = tuple(players)
+    artifacts = {p: a for p, a in (artifacts or {}).items() if p in players}
+    if (artifacts or investigator) and ruleset is not Ruleset.OFFICIAL:
+        raise RuleError(_("Artifacts and the Paranormal Investigator are for the official rules."))
+    for artifact, count in Counter(artifacts.values()).items():
+        if count > 1:
+            raise RuleError(
+                # Translators: %(artifact)s is an artifact token's name ("Claw of the Werewolf").
+                _("There is one %(artifact)s: choose it for one card.")
+                % {"artifact": artifact.title}
+            )
+    if investigator is not None and investigator not in INVESTIGATOR_BECOMES:
+        raise RuleError(_("The Paranormal Investigator can only become a Werewolf or a Tanner."))
     missing = [p for p in players if p not in final]
     if missing:
         raise RuleError(_("Choose %(player)s's card.") % {"player": missing[0]})
@@ -238,7 +270,17 @@ def reveal_sheet(
     cards = {**{p: final[p] for p in players}, "left": Role.VILLAGER, "middle": Role.VILLAGER,
              "right": Role.VILLAGER}  # fmt: skip
     deal = Deal(ruleset=ruleset, players=players, cards=cards)
-    night = NightResult(deal=deal, final=cards, seen={}, copied=copied, log=(), actions={})
+    became = {Role.PARANORMAL_INVESTIGATOR: investigator} if investigator is not None else {}
+    night = NightResult(
+        deal=deal,
+        final=cards,
+        seen={},
+        copied=copied,
+        log=(),
+        actions={},
+        artifacts=artifacts,
+        became=became,
+    )
     tally = tally_votes(night, votes)
     outcome = decide_outcome(night, tally.dead)
     return Verdict(
@@ -247,4 +289,26 @@ def reveal_sheet(
         winners=outcome.winners,
         reason=outcome.reason,
         counts=tally.counts,
+        notes=_sheet_notes(night, players),
     )
+
+
+def _sheet_notes(night: NightResult, players: Sequence[str]) -> tuple[str, ...]:
+    """Daybreak's part of the verdict: each artifact held, and each player whom an artifact or
+    the investigator's change made play as another role than their card's."""
+    notes: list[str] = []
+    for player in players:
+        artifact = night.artifacts.get(player)
+        if artifact is not None:
+            notes.append(
+                _("%(player)s held the %(artifact)s.")
+                % {"player": player, "artifact": artifact.title}
+            )
+        card, role = night.final[player], night.plays_as(player)
+        changed = artifact is not None or card in night.became  # not the Doppelganger's copy
+        if changed and role is not card:
+            # Translators: %(role)s is a card's name: the role the player counts as at the end.
+            notes.append(
+                _("%(player)s played as the %(role)s.") % {"player": player, "role": role.title}
+            )
+    return tuple(notes)

@@ -18,8 +18,10 @@ from games.tables.family import FamilyError, Page
 from games.tables.names import RefusedName, clean_name
 
 from .engine import (
+    ARTIFACTS,
     CENTRE_POSITIONS,
     MIN_PLAYERS,
+    Artifact,
     Role,
     RuleError,
     Ruleset,
@@ -28,7 +30,7 @@ from .engine import (
     role_limits,
     validate_deck,
 )
-from .narrator import CLOSING, OPENING, narration, reveal_sheet
+from .narrator import CLOSING, INVESTIGATOR_BECOMES, OPENING, narration, reveal_sheet
 from .options import parse_deck
 
 DAY_MINUTES = 5  # at a table; the host changes it (rules/000's 30 minutes is for online play)
@@ -145,7 +147,18 @@ class OneNightNarrator:
         roles = sorted(set(setup.deck), key=list(Role).index)
         return Page(
             "onenight/narrator.html",
-            {"setup": setup, "calls": calls, "script": script, "roles": roles},
+            {
+                "setup": setup,
+                "calls": calls,
+                "script": script,
+                "roles": roles,
+                # Daybreak's part of the reveal sheet (docs/rules.md 8a.9): with the Curator
+                # in the deck, each card's artifact; with the investigator, what it became.
+                "artifacts": list(ARTIFACTS) if Role.CURATOR in setup.deck else [],
+                "investigator": (
+                    INVESTIGATOR_BECOMES if Role.PARANORMAL_INVESTIGATOR in setup.deck else ()
+                ),
+            },
         )
 
     def verdict(self, fields: Fields) -> Page:
@@ -154,6 +167,7 @@ class OneNightNarrator:
         players = tuple(p for p in fields.get("player", ()) if p)[:MOST_PLAYERS_ON_A_SHEET]
         final: dict[str, Role] = {}
         votes: dict[str, str | None] = {}
+        artifacts: dict[str, Artifact] = {}
         error = ""
         for index, name in enumerate(players):
             card = _last(fields, f"final_{index}")
@@ -161,11 +175,18 @@ class OneNightNarrator:
                 final[name] = Role(card)
             target = _last(fields, f"vote_{index}")
             votes[name] = target if target in players and target != name else None
+            artifact = _last(fields, f"artifact_{index}")
+            if artifact in Artifact._value2member_map_:
+                artifacts[name] = Artifact(artifact)
         copied_raw = _last(fields, "copied")
         copied = Role(copied_raw) if copied_raw in Role._value2member_map_ else None
+        became_raw = _last(fields, "investigator")
+        became = Role(became_raw) if became_raw in Role._value2member_map_ else None
         verdict = None
         try:
-            verdict = reveal_sheet(ruleset, players, final, votes, copied)
+            verdict = reveal_sheet(
+                ruleset, players, final, votes, copied, artifacts=artifacts, investigator=became
+            )
         except RuleError as error_:
             error = str(error_)
         return Page(
