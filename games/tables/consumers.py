@@ -347,7 +347,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     def _answered(self, event: dict[str, Any], version: int) -> bool:
         """Whether the change to `version` was this page's own move, whose answer drew the
-        seat's panel at that version (push.Answered): the key is this socket's, the page showed
+        seat's panel at that version (push.Answered): the key is this socket's and the mover
+        this socket's seat (a key sent by another seat's page spares nothing), the page showed
         the version before it (nothing missed), the answer is in this socket's language, and
         the seat's chat channels are as this socket last drew them."""
         answered = event.get("answered")
@@ -355,6 +356,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             isinstance(answered, dict)
             and bool(self.key)
             and answered.get("key") == self.key
+            and self.seat_id is not None
+            and answered.get("seat") == self.seat_id
             and answered.get("language") == self.language
             and version == self.shown + 1
             and self._channels_drawn is not None

@@ -108,6 +108,7 @@ def table_changed_on_commit(
                 channels = readable_channels(table, answered.seat, seats)
                 message["answered"] = {
                     "key": answered.key,
+                    "seat": answered.seat.pk,
                     "language": answering,
                     "channels": channel_state(channels),
                 }
