@@ -48,7 +48,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -221,6 +221,7 @@ class Browser:
     seat_id: int
     cookie: str
     socket: Any = None
+    key: str = ""  # the key its socket's hello gave the page, sent with its forms (as table.js)
 
 
 @dataclass
@@ -307,6 +308,8 @@ class Driver:
             (b"content-type", b"application/x-www-form-urlencoded"),
             (b"x-csrftoken", CSRF.encode()),
         ]
+        if browser.key:  # as the page sends its forms while its socket is open
+            headers.append((b"x-table-socket", browser.key.encode()))
         body = urlencode(fields, doseq=True).encode()
         comm = HttpCommunicator(self.app, "POST", path, body=body, headers=headers)
         response = await comm.get_response(timeout=WAIT)
@@ -328,6 +331,7 @@ class Driver:
             assert connected
             hello = await browser.socket.receive_json_from(timeout=WAIT)
             assert hello["type"] == "hello", hello
+            browser.key = str(hello.get("socket", ""))
 
     async def close_sockets(self, table: TableAt) -> None:
         for browser in table.browsers.values():
@@ -437,10 +441,27 @@ class Driver:
             return frame["type"] == "panel" or not everyone_redraws
 
         async def event() -> None:
-            await self.post(table.browsers[name], f"/g/{table.code}/{path}", fields)
-            await self.until(table, arrived)
+            mover = table.browsers[name]
+            await self.post(mover, f"/g/{table.code}/{path}", fields)
+            if not mover.key:
+                await self.until(table, arrived)
+                return
+            # The mover's page has its panel in the POST's answer; its socket draws it again
+            # only when the answer could not stand for it (its chat channels changed, say).
+            others = {k: b for k, b in table.browsers.items() if k != name}
+            await self.until(replace(table, browsers=others), arrived)
+            await self.behind_the_push(mover)
 
         await self.measure(kind, event)
+
+    @staticmethod
+    async def behind_the_push(browser: Browser) -> None:
+        """Until the mover's socket has handled the push (a panel, or nothing): a frame it
+        answers at once and without a query (a type it does not know) comes back behind
+        whatever the push made it send (a consumer handles its messages one at a time)."""
+        await browser.socket.send_json_to({"type": "behind"})
+        while (await browser.socket.receive_json_from(timeout=WAIT)).get("type") != "error":
+            pass
 
     async def page_loads(self, table: TableAt, family: str) -> None:
         for name in ("Ben", "Gus"):

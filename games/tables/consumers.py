@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 from games.tables import language, services
 from games.tables.middleware import CONTROL_CHARACTER_IN_FORM, has_control_character
 from games.tables.models import Seat, Table
-from games.tables.push import channel_group, chat_frame, table_group
+from games.tables.push import channel_group, chat_frame, new_socket_key, table_group
 from games.tables.reads import table_at
 from games.tables.selectors import chat_lines, readable_channels, table_page
 from games.tables.services import NotAllowedError, ServiceError, WrongStageError
@@ -65,6 +65,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     seat_id: int | None  # None: a watcher (games/tables/watching.py)
     shown: int  # the newest version this page shows
     readable: frozenset[str]
+    # The key this socket gave its page (push.Answered): a move the page sends with it is
+    # answered with the seat's panel, which this socket then need not draw again.
+    key: str = ""
+    # The chat boxes as this socket last drew them: [name, may write, why not] per channel.
+    _channels_drawn: list[list[Any]] | None = None
     # The port this server listens on (the scope's server): the only one sharing.py probes.
     _server_port: int | None = None
     _gone = False  # the page has closed its socket: a line's answer has nowhere to go
@@ -85,6 +90,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.shown = int(_query(self.scope, "version") or 0)
         self.language = language.of_socket(self.scope)
         self.readable = frozenset()
+        self.key = new_socket_key()
         cookies = self.scope.get("cookies", {})
         self._csrf = str(cookies.get("csrftoken", ""))
         origin = dict(self.scope.get("headers", [])).get(b"origin", b"")
@@ -286,10 +292,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if frame is None:
             await self.close(code=CLOSE_NOT_SEATED)
             return
-        await self._send_frame({"type": "hello", **frame})
+        await self._send_frame({"type": "hello", "socket": self.key, **frame})
 
     async def _send_frame(self, frame: dict[str, Any]) -> None:
         await self._follow_channels(frozenset(frame.pop("channels")))
+        self._channels_drawn = [
+            [c["name"], bool(c["write"]), str(c["closed"])] for c in frame["channel_state"]
+        ]
         self.shown = max(self.shown, frame["version"])
         await self.send_json(frame)
 
@@ -312,6 +321,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         version = int(event.get("version", 0))
         if version <= self.shown:
             return
+        if self._answered(event, version):
+            # This page's own move, answered with its seat's panel at this version, in this
+            # page's language, and its chat boxes unchanged: nothing left to draw. Should the
+            # answer not reach the page, the page asks for its panel (static/js/table.js).
+            self.shown = version
+            return
         status = event.get("status")
         # Nothing missed (the version before this one is shown) and this seat's own view did
         # not change: the public status is all that moved.
@@ -329,6 +344,25 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_NOT_SEATED)
             return
         await self._send_frame({"type": "panel", **frame})
+
+    def _answered(self, event: dict[str, Any], version: int) -> bool:
+        """Whether the change to `version` was this page's own move, whose answer drew the
+        seat's panel at that version (push.Answered): the key is this socket's and the mover
+        this socket's seat (a key sent by another seat's page spares nothing), the page showed
+        the version before it (nothing missed), the answer is in this socket's language, and
+        the seat's chat channels are as this socket last drew them."""
+        answered = event.get("answered")
+        return (
+            isinstance(answered, dict)
+            and bool(self.key)
+            and answered.get("key") == self.key
+            and self.seat_id is not None
+            and answered.get("seat") == self.seat_id
+            and answered.get("language") == self.language
+            and version == self.shown + 1
+            and self._channels_drawn is not None
+            and answered.get("channels") == self._channels_drawn
+        )
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections before every handler, on the one thread

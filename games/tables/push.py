@@ -2,6 +2,10 @@
 
 - "table.changed" carries only the table's new version: each page's consumer then renders its
   own seat's view (games/tables/consumers.py), so what leaves the server is built per seat.
+- A move's "table.changed" may name the page that sent it ("answered": the key its socket gave
+  it, the language and the chat channels the seat's view holds at the new version): that page
+  has the seat's panel at this version in its request's answer, so its socket need not draw
+  it again (lever 4 of docs/benchmarks.md); every other page of the seat is drawn as before.
 - "chat.line" carries a line, ready to send, to the pages of the channel's group. The public
   channel's lines are public by nature; a private channel's group (a werewolves' night chat) is
   joined only by the pages of seats that may read it, and each consumer checks again before it
@@ -14,12 +18,16 @@ of a change that was rolled back, nor before it can read it.
 from __future__ import annotations
 
 import json
+import re
+import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
+from django.utils import translation
 
 from games.tables import language
 from games.tables.models import ChatLine, Seat, Table
@@ -41,15 +49,48 @@ def _send(group: str, message: dict[str, Any]) -> None:
         async_to_sync(layer.group_send)(group, message)
 
 
+# A page's socket gives it a key (its hello's "socket"), which the page sends with its forms
+# in this header: a key for one socket, unguessable, so a page is never spared a redraw for
+# another page's answer (a second tab of the same seat has a socket and a key of its own).
+SOCKET_KEY_HEADER = "X-Table-Socket"
+SOCKET_KEY = re.compile(r"[A-Za-z0-9_-]{16}")
+
+
+def new_socket_key() -> str:
+    """A new socket's key (12 random bytes, 16 characters)."""
+    return secrets.token_urlsafe(12)
+
+
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """The page whose request made a change and is answered with its seat's panel at the new
+    version: `key` is the one its socket gave it (consumers.TableConsumer), `seat` the seat as
+    the change left it."""
+
+    key: str
+    seat: Seat
+
+
+def channel_state(channels: Any) -> list[list[Any]]:
+    """What a page's chat boxes show of each readable channel: its name, whether the seat may
+    write, why not (the same for the push's check and for the socket's frames)."""
+    return [[c.name, bool(c.write), str(c.closed)] for c in channels]
+
+
 def table_changed_on_commit(
-    table: Table, only: frozenset[int] | None = None, seats: list[Seat] | None = None
+    table: Table,
+    only: frozenset[int] | None = None,
+    seats: list[Seat] | None = None,
+    answered: Answered | None = None,
 ) -> None:
     """Every page of the table redraws its own seat's view; or, with `only`, the pages of
     those seats do and the others take the public status (rendered once here from the table
     and `seats` as the change left them, public by construction: the family's progress line
-    and the clock)."""
+    and the clock). With `answered` (and `seats`), the message names that page and what its
+    seat's chat boxes hold now, for its socket to see that the answer left nothing to draw."""
     version = table.version
     group = table_group(table.pk)
+    answering = translation.get_language()  # the request's: its answer's language
 
     def send() -> None:
         message: dict[str, Any] = {"type": "table.changed", "version": version}
@@ -60,6 +101,17 @@ def table_changed_on_commit(
                 message["status"] = status_html(table, seats)
             message["language"] = settings.LANGUAGE_CODE
             message["redraw"] = sorted(only)
+        if answered is not None and seats is not None:
+            from games.tables.selectors import readable_channels
+
+            with translation.override(answering):
+                channels = readable_channels(table, answered.seat, seats)
+                message["answered"] = {
+                    "key": answered.key,
+                    "seat": answered.seat.pk,
+                    "language": answering,
+                    "channels": channel_state(channels),
+                }
         _send(group, message)
 
     transaction.on_commit(send)

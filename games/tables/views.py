@@ -29,6 +29,7 @@ from games.tables.clients import client_key
 from games.tables.family import family_named
 from games.tables.forms import CreateTableForm, JoinCodeForm, JoinForm, game_title
 from games.tables.models import Seat, Stage, Table
+from games.tables.push import SOCKET_KEY, SOCKET_KEY_HEADER
 from games.tables.reads import table_info
 from games.tables.selectors import table_page
 from games.tables.services import ServiceError
@@ -116,13 +117,14 @@ def render_page(
     table: Table | None = None,
     error: str | None = None,
     status: int = 200,
+    seats: list[Seat] | None = None,
 ) -> HttpResponse:
     """The seat's page (seat None: a watcher's page of `table`), or just its panel for htmx
-    requests (the chat is outside the panel)."""
+    requests (the chat is outside the panel); `seats` if already read (in seat order)."""
     panel_only = bool(request.htmx) and not request.htmx.history_restore_request
     table = seat.table if seat is not None else table
     assert table is not None, "a watcher's page needs its table"
-    page = table_page(table, seat, with_chat=not panel_only)
+    page = table_page(table, seat, with_chat=not panel_only, seats=seats)
     # Links other devices open (invite, watch, rejoin): never this machine's loopback address.
     shared = share_root_for(request)
     context = {
@@ -279,11 +281,14 @@ def table_view(request: HtmxHttpRequest, code: str) -> HttpResponse:
         if table.stage == Stage.LOBBY:
             return redirect("join", code=table.code)
         return _not_seated(request, table)
-    # A host whose page has been closed a while hands the role to this player (whoever notices).
-    gone = not seat.is_host and services.host_seems_gone(table)
+    # A host whose page has been closed a while hands the role to this player (whoever notices),
+    # judged from the seats the page reads anyway.
+    seats: list[Seat] | None = list(table.seats.order_by("position"))
+    gone = not seat.is_host and services.host_seems_gone(table, seats=seats)
     if gone and services.host_pass_if_gone(seat=seat):
         seat.refresh_from_db()
-    return render_page(request, seat)
+        seats = None  # read again: the host has moved
+    return render_page(request, seat, seats=seats)
 
 
 @require_GET
@@ -353,13 +358,17 @@ def seat_post(handler: Callable[..., object]) -> Callable[..., HttpResponse]:
             return render_page(request, seat, error=str(error), status=error.status)
         if isinstance(changed, HttpResponse):
             return changed  # the handler sends the browser elsewhere (the seat is gone)
-        if isinstance(changed, Table):
+        seats = None
+        if isinstance(changed, services.Moved):
+            # The table and seats as the move stored them: the answer is that version's panel.
+            seat.table, seats = changed.table, changed.seats
+        elif isinstance(changed, Table):
             seat.table = changed  # the table as the service stored it
         else:
             seat.table.refresh_from_db()
         if not request.htmx:
             return HttpResponseRedirect(reverse("table", args=[seat.table.code]))
-        return render_page(request, seat)
+        return render_page(request, seat, seats=seats)
 
     return view
 
@@ -419,8 +428,17 @@ def clock(request: HttpRequest, seat: Seat) -> None:
 
 
 @seat_post
-def move(request: HttpRequest, seat: Seat, kind: str) -> Table:
-    return services.seat_move(seat=seat, kind=kind, fields=_fields(request))
+def move(request: HtmxHttpRequest, seat: Seat, kind: str) -> services.Moved:
+    answering = socket_key(request) if request.htmx else None
+    return services.seat_moved(seat=seat, kind=kind, fields=_fields(request), answering=answering)
+
+
+def socket_key(request: HttpRequest) -> str | None:
+    """The key the page's socket gave it (static/js/table.js sends it with a form): its socket
+    need not draw the panel this request answers with (push.Answered). Only a key as the
+    consumer makes them is taken."""
+    key = request.headers.get(SOCKET_KEY_HEADER, "")
+    return key if SOCKET_KEY.fullmatch(key) else None
 
 
 @require_POST

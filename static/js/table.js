@@ -199,6 +199,10 @@
     const panel = document.getElementById("panel");
     const status = document.getElementById("status");
     if (!html || !panel || !status || version <= shownVersion()) return;
+    // A version missed: this page's own move, whose answer (the panel) has not come yet, so its
+    // socket did not draw it again. Asked for instead: the page never shows a status on an
+    // older panel. (The answer, if it comes after, is older than what the socket sends.)
+    if (version !== shownVersion() + 1) { catchUp(); return; }
     const holder = document.createElement("div");
     holder.innerHTML = html.trim();
     const fresh = holder.firstElementChild;
@@ -227,6 +231,19 @@
     const sent = event.detail.requestConfig ? event.detail.requestConfig.elt : null;
     replacePanel(html, sent && sent.closest ? sent.closest("form") || sent : null);
     afterPanelSwap(true);
+  });
+  // A form sent while the socket is open names the socket (the key its hello gave): the
+  // server answers this page with the seat's panel, and its socket does not draw it again
+  // (issue 39, lever 4). A second tab of the seat has a socket of its own and is drawn.
+  document.body.addEventListener("htmx:configRequest", function (event) {
+    if (socketKey && socket && socket.readyState === WebSocket.OPEN) {
+      event.detail.headers["X-Table-Socket"] = socketKey;
+    }
+  });
+  // An answer that did not come (the network, the server): the socket may have counted on it,
+  // so the page asks for what it has missed.
+  ["htmx:sendError", "htmx:responseError", "htmx:timeout"].forEach(function (name) {
+    document.body.addEventListener(name, function () { catchUp(); });
   });
   document.body.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail.target && event.detail.target.id === "panel") afterPanelSwap(true);
@@ -658,6 +675,7 @@
 
   // --- The socket -----------------------------------------------------------------------
   let socket = null;
+  let socketKey = ""; // the open socket's key (its hello's "socket")
   let retryMs = 1000;
   let pollTimer = null;
   const offline = document.getElementById("offline");
@@ -678,6 +696,7 @@
       if (msg.type === "status") {
         showStatus(msg.html, Number(msg.version));
       } else if (msg.type === "hello" || msg.type === "panel") {
+        if (msg.type === "hello" && typeof msg.socket === "string") socketKey = msg.socket;
         showPanel(msg.panel, Number(msg.version));
         showChannels(msg.channel_state);
         (msg.history || []).forEach(addChatLine);
@@ -691,6 +710,7 @@
     });
     socket.addEventListener("close", function (event) {
       socket = null;
+      socketKey = "";
       chatSocketLost();
       if (event.code === 4403) { location.reload(); return; }
       if (offline) offline.hidden = false;

@@ -138,12 +138,13 @@ def test_a_move_that_lost_the_race_to_a_push_gets_its_message(
 def test_an_answer_after_the_push_of_its_own_change(
     live_server: LiveServer, new_player_page: NewPlayerPage, player_pages: list[PlayerPage]
 ) -> None:
-    """The push of a seat's own move often beats the move's answer to its page: the answer (the
-    same version) must leave the page as it is, working, with no error."""
+    """The push of a seat's own move often beats the move's answer to its page (a page whose
+    form did not name its socket: a second tab's move, say): the answer (the same version) must
+    leave the page as it is, working, with no error."""
     held: list[tuple[Route, APIResponse]] = []
     _, pages = three_at_the_day(live_server, new_player_page)
     ben = pages["Ben"]
-    ben.route("**/do/ready", lambda route: held.append((route, route.fetch())))
+    ben.route("**/do/ready", lambda route: held.append((route, fetched_unnamed(route))))
     day_version = panel_version(ben)
 
     ben.get_by_role("button", name="I'm ready to vote").click()
@@ -170,6 +171,47 @@ def test_an_answer_after_the_push_of_its_own_change(
             "0 of 3 players are ready to vote.", timeout=LIVE_MS
         )
     expect(ben.get_by_role("button", name="I'm ready to vote")).to_be_enabled()
+    for entry in player_pages:
+        assert entry.js_errors == [], (entry.name, entry.js_errors)
+
+
+def fetched_unnamed(route: Route) -> APIResponse:
+    """The form's request sent without the key naming the page's socket (X-Table-Socket): the
+    server then has the page's socket draw the change as any other page's."""
+    headers = {k: v for k, v in route.request.headers.items() if k.lower() != "x-table-socket"}
+    return route.fetch(headers=headers)
+
+
+def test_the_socket_does_not_redraw_its_pages_own_move_and_a_later_status_waits_for_it(
+    live_server: LiveServer, new_player_page: NewPlayerPage, player_pages: list[PlayerPage]
+) -> None:
+    """A form sent while the socket is open names it: the answer is the page's panel, its
+    socket draws nothing more (issue 39, lever 4). If another player's move comes (a status
+    for the version after) while the answer is still on its way, the page asks its socket
+    instead of showing that status on its older panel; the late answer changes nothing."""
+    held: list[tuple[Route, APIResponse]] = []
+    _, pages = three_at_the_day(live_server, new_player_page)
+    ben, cat = pages["Ben"], pages["Cat"]
+    ben.route("**/do/ready", lambda route: held.append((route, route.fetch())))
+    day_version = panel_version(ben)
+
+    ben.get_by_role("button", name="I'm ready to vote").click()
+    expect(cat.locator("#status")).to_contain_text(
+        "1 of 3 players are ready to vote.", timeout=LIVE_MS
+    )
+    assert held and panel_version(ben) == day_version  # no push of its own move drew it
+    cat.get_by_role("button", name="I'm ready to vote").click()
+    expect(ben.locator("#panel")).to_have_attribute(
+        "data-version", str(day_version + 2), timeout=LIVE_MS
+    )
+    expect(ben.locator("#status")).to_contain_text("2 of 3 players are ready to vote.")
+    expect(ben.get_by_role("button", name="I'm not ready after all")).to_be_visible()
+
+    before = answers_handled(ben)
+    route, response = held[0]
+    route.fulfill(response=response)
+    wait_for_answers(ben, before + 1)
+    assert panel_version(ben) == day_version + 2
     for entry in player_pages:
         assert entry.js_errors == [], (entry.name, entry.js_errors)
 

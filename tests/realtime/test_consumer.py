@@ -1223,3 +1223,63 @@ async def test_a_pushed_panel_is_the_seats_panel_as_the_page_fetches_it(
             return response.content.decode()
 
         assert normalised(hello["panel"]) == normalised(await db(fetched)()), name
+
+
+# --- The mover's own page (issue 39, lever 4) -------------------------------------------------
+
+
+def posted_action(table: TestTable, name: str, targets: list[str], socket_key: str) -> int:
+    """`name`'s night action as the page holding the socket `socket_key` sends it (htmx, the
+    key in its header: static/js/table.js); the version its answer's panel shows."""
+    fields = {"targets": [str(table.seats[t].pk) for t in targets]} if targets else {}
+    response = client_for(table, name).post(
+        reverse("move", args=[table.code, "action"]),
+        fields or {"no_action": "1"},
+        HTTP_HX_REQUEST="true",
+        HTTP_X_TABLE_SOCKET=socket_key,
+    )
+    assert response.status_code == 200, response.content[:300]
+    return panel_version(response.content.decode())
+
+
+async def test_the_movers_page_is_not_drawn_twice_and_its_other_tab_is_drawn(
+    sockets: SocketOpener,
+) -> None:
+    """Ben's page sends his look: its answer is his panel at the new version, so its socket
+    sends nothing more; his second tab (a socket of its own) gets the panel; Ann's page the
+    status. A page that asks (its answer lost) gets the panel from its socket."""
+    table = await db(table_in)("night")
+    tab, hello = await sockets.seat(table, "Ben")
+    other, _ = await sockets.seat(table, "Ben")
+    ann, _ = await sockets.seat(table, "Ann")
+    assert isinstance(hello["socket"], str) and hello["socket"]
+    version = await db(posted_action)(table, "Ben", ["Ann"], hello["socket"])
+    assert version == hello["version"] + 1
+    frame, _ = await receive_until(other, is_panel(version))
+    assert "Your action is in." in visible_text(frame["panel"])
+    frame, _ = await receive_until(ann, lambda f: f["type"] in ("status", "panel"))
+    assert frame["type"] == "status" and frame["version"] == version
+    assert await tab.receive_nothing(timeout=QUIET)
+    await tab.send_json_to({"type": "sync", "after": 0, "version": version - 1})
+    hello = await tab.receive_json_from(timeout=WAIT)
+    assert hello["type"] == "hello" and panel_version(hello["panel"]) == version
+
+
+async def test_a_key_from_another_socket_or_a_changed_chat_gets_the_panel(
+    sockets: SocketOpener,
+) -> None:
+    """Cat's move naming Ben's socket's key is not his to spare: Cat's socket draws it, Ben's
+    gets the status. And the night's last action, sent with its own socket's key, opens the
+    day's chat: that socket draws the panel and the chat boxes as before."""
+    table = await db(table_in)("night")
+    ben, ben_hello = await sockets.seat(table, "Ben")
+    cat, _ = await sockets.seat(table, "Cat")
+    ann, ann_hello = await sockets.seat(table, "Ann")
+    version = await db(posted_action)(table, "Cat", [], ben_hello["socket"])
+    await receive_until(cat, is_panel(version))
+    frame, _ = await receive_until(ben, lambda f: f["type"] in ("status", "panel"))
+    assert frame["version"] == version
+    await db(posted_action)(table, "Ben", ["Ann"], ben_hello["socket"])
+    version = await db(posted_action)(table, "Ann", [], ann_hello["socket"])
+    frame, _ = await receive_until(ann, is_panel(version))
+    assert any(c["name"] == "public" and c["write"] for c in frame["channel_state"])

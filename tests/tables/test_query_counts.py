@@ -62,18 +62,19 @@ EIGHT = {
 
 # --- What every event costs, pinned -----------------------------------------------------------
 #
-# A page (GET /g/<code>/): the seat with its table (one join), the seats, the chat lines of
-# each channel the seat reads (one query per channel, selectors.chat_lines: Gus, a werewolf,
-# reads the pack's channel too), and, on a player's page, whether the host has gone quiet
-# (views.table_view); and the seat's notices box, its choice and the table's defaults joined in
-# one read (games/notices/templatetags/notices.py; "since you last looked" reads nothing unless
-# the player has been away a while).
-PAGE = {"onenight": 5, "werewolf": 6}
+# A page (GET /g/<code>/): the seat with its table (one join), the seats (which also tell, on a
+# player's page, whether the host has gone quiet: views.table_view), the chat lines of every
+# channel the seat reads in one query (selectors.chat_lines: Gus, a werewolf, reads the pack's
+# channel too; each channel's newest lines ranked by ROW_NUMBER); and the seat's notices box,
+# its choice and the table's defaults joined in one read (games/notices/templatetags/notices.py;
+# "since you last looked" reads nothing unless the player has been away a while). Before issue
+# 39's lever 6: 5 and 6 (the host asked after on its own, a query per channel).
+PAGE = {"onenight": 4, "werewolf": 4}
 # The panel fragment (GET /g/<code>/panel, htmx): the seat with its table, the seats.
 PANEL = 2
-# A socket's hello (the page opening its socket): the table, the seats, the chat lines of each
-# readable channel.
-HELLO = {"onenight": 3, "werewolf": 4}
+# A socket's hello (the page opening its socket): the table, the seats, the chat lines of the
+# readable channels (one query, however many).
+HELLO = {"onenight": 3, "werewolf": 3}
 # A chat line (htmx POST /g/<code>/chat): the seat with its table; SAVEPOINT; the table locked
 # and the seats read (services.at_table); the seat's recent lines counted (the pace); the
 # line stored; RELEASE. The answer is the emptied form: nothing more is read.
@@ -84,9 +85,9 @@ CHAT = 7
 CHAT_SOCKET = 7
 # A move that does not end its phase (htmx POST /g/<code>/do/<kind>): the seat with its table;
 # SAVEPOINT; the table locked, the seats; the table saved (state, version); the move stored;
-# RELEASE; then the answer's panel reads the seats again (selectors.table_page is not handed
-# the seats the service read: one query that could go).
-MOVE = 8
+# RELEASE. The answer's panel is drawn from the seats the service read under the lock, as the
+# move left them (services.seat_moved; it read them again before issue 39's lever 6: 8).
+MOVE = 7
 # One Night's last night action, which ends the night: MOVE and the day's note (one insert).
 ONENIGHT_NIGHT_ENDS = MOVE + 1
 # Werewolf's "Move on now" at night (the host ends the night): MOVE, the night's victim marked
@@ -105,6 +106,9 @@ PUSH_SEAT = 2
 # have screens (the seat-code offer, the moderated lobby) with the seats it has already read.
 PUSH_HOST = PUSH_SEAT
 PUSH_SAME_VERSION = 0
+# The socket of the page whose move it was, answered with its seat's panel at the version
+# (push.Answered, issue 39 lever 4): nothing to draw, no query (2 and a render before).
+PUSH_ANSWERED = 0
 # A chat line reaches a socket without any query (consumers.TableConsumer.chat_line).
 CHAT_LINE_PUSH = 0
 
@@ -141,8 +145,13 @@ class Game:
     def seat_id(self, name: str) -> str:
         return str(self.seats[name].pk)
 
-    def post(self, name: str, kind: str, data: dict[str, Any]) -> None:
-        response = self.clients[name].post(reverse("move", args=[self.code, kind]), data, **HTMX)
+    def post(self, name: str, kind: str, data: dict[str, Any], *, from_page: bool = False) -> None:
+        """The seat's move, htmx-POSTed; `from_page`: by the page that holds the seat's open
+        socket, naming it (the key of its hello, as static/js/table.js sends it)."""
+        headers = dict(HTMX)
+        if from_page:
+            headers["HTTP_X_TABLE_SOCKET"] = self.sockets[name].key
+        response = self.clients[name].post(reverse("move", args=[self.code, kind]), data, **headers)
         assert response.status_code == 200, response.content[:500]
 
 
@@ -173,6 +182,7 @@ def open_socket(table: Table, seat: Seat) -> TableConsumer:
     consumer.channel_name = f"test.{seat.pk}"
     consumer.table_id, consumer.seat_id, consumer.shown = table.pk, seat.pk, 0
     consumer.code = table.code
+    consumer.key = push.new_socket_key()
     consumer.language, consumer.readable = language.of_socket(consumer.scope), frozenset()
     consumer._csrf, consumer._origin = "x" * 32, "http://testserver"
     async_to_sync(consumer._hello)(0)
@@ -347,19 +357,37 @@ def test_a_one_night_action_costs_pinned_queries(
     committed: Callable[[int], AbstractContextManager[None]],
     group_messages: list[tuple[str, dict[str, Any]]],
 ) -> None:
-    """The seer looks at Ann's card: a move that does not end the night."""
+    """The seer looks at Ann's card: a move that does not end the night, sent by the page
+    holding Ben's socket. Its answer is Ben's panel at the new version: his socket draws
+    nothing (issue 39, lever 4), the seven others forward the status the message carries."""
+    ben = onenight.sockets["Ben"]
+    before = len(sent_frames(ben))
+    with committed(MOVE):
+        onenight.post("Ben", "action", {"targets": [onenight.seat_id("Ann")]}, from_page=True)
+    ((_group, message),) = group_messages
+    assert message["type"] == "table.changed"
+    assert message["redraw"] == [onenight.seats["Ben"].pk] and "status" in message
+    with django_assert_num_queries(PUSH_ANSWERED):
+        fan_out(onenight, message)
+    assert len(sent_frames(ben)) == before and ben.shown == message["version"]
+    assert [f["type"] for f in sent_frames(onenight.sockets["Cat"])][-1] == "status"
+
+
+def test_a_one_night_action_from_another_page_of_the_seat_is_drawn_by_the_socket(
+    onenight: Game,
+    django_assert_num_queries: Any,
+    committed: Callable[[int], AbstractContextManager[None]],
+    group_messages: list[tuple[str, dict[str, Any]]],
+) -> None:
+    """The same move sent by a page that is not the socket's (a second tab of the seat, a page
+    whose socket is closed or whose forms go without htmx): the socket draws Ben's panel."""
     with committed(MOVE):
         onenight.post("Ben", "action", {"targets": [onenight.seat_id("Ann")]})
     ((_group, message),) = group_messages
-    assert message["type"] == "table.changed"
-    # A One Night action redraws only its mover's view: the seven other sockets forward the
-    # status the message carries. The mover's own socket renders the panel its POST's answer
-    # has just drawn (its consumer does not know what the answer showed): a second render.
-    assert message["redraw"] == [onenight.seats["Ben"].pk] and "status" in message
+    assert "answered" not in message
     with django_assert_num_queries(PUSH_SEAT):
         fan_out(onenight, message)
     assert [f["type"] for f in sent_frames(onenight.sockets["Ben"])][-1] == "panel"
-    assert [f["type"] for f in sent_frames(onenight.sockets["Cat"])][-1] == "status"
 
 
 def test_a_one_night_phase_change_costs_pinned_queries_per_seat(
@@ -391,15 +419,18 @@ def test_a_werewolf_night_choice_costs_pinned_queries(
 ) -> None:
     """A werewolf names its victim: a quiet move. Only the pack's pages redraw (the live
     count); every other page takes the public status the group message carries, no query."""
+    gus = werewolf.sockets["Gus"]
+    before = len(sent_frames(gus))
     with committed(MOVE):
-        werewolf.post("Gus", "night", {"kill": [werewolf.seat_id("Dan")]})
+        werewolf.post("Gus", "night", {"kill": [werewolf.seat_id("Dan")]}, from_page=True)
     ((_group, message),) = group_messages
     pack = {werewolf.seats["Gus"].pk, werewolf.seats["Hal"].pk}
     assert set(message["redraw"]) == pack and "status" in message
-    # Gus's socket and Hal's render (the mover's consumer does not know what the POST's answer
-    # drew); the six others forward the status.
-    with django_assert_num_queries(PUSH_SEAT + PUSH_SAME_VERSION):
+    # Hal's socket renders (the first of the version: the table and its seats); Gus's draws
+    # nothing, his page's answer has his panel (issue 39, lever 4); six forward the status.
+    with django_assert_num_queries(PUSH_SEAT):
         fan_out(werewolf, message)
+    assert len(sent_frames(gus)) == before
     assert [f["type"] for f in sent_frames(werewolf.sockets["Hal"])][-1] == "panel"
     assert [f["type"] for f in sent_frames(werewolf.sockets["Dan"])][-1] == "status"
 

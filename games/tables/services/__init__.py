@@ -43,7 +43,7 @@ from games.tables.services.host import (
     table_lock_set,
     table_start,
 )
-from games.tables.services.play import play_again, seat_move
+from games.tables.services.play import Moved, play_again, seat_move, seat_moved
 from games.tables.services.seats import (
     TABLE_LOCKED,
     phrase_matches,
@@ -63,6 +63,7 @@ __all__ = [
     "HOST_GONE",
     "MAX_EXTENSION_MINUTES",
     "TABLE_LOCKED",
+    "Moved",
     "NotAllowedError",
     "ServiceError",
     "WrongStageError",
@@ -82,6 +83,7 @@ __all__ = [
     "seat_join",
     "seat_leave",
     "seat_move",
+    "seat_moved",
     "seat_remove",
     "seat_taken_back",
     "secrets_open",

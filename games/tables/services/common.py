@@ -143,16 +143,18 @@ def bump(
     table: Table,
     only: frozenset[int] | None = None,
     seats: list[Seat] | None = None,
+    answered: push.Answered | None = None,
     **fields: object,
 ) -> None:
     """Store `fields` and the next version of the table, and tell its pages after commit:
     every page redraws its seat's view, or, with `only`, just those seats' pages do and the
-    others get the public status (built from `seats`, the table's seats as read)."""
+    others get the public status (built from `seats`, the table's seats as read); the page
+    `answered` is spared a redraw its request's answer already made."""
     table.version += 1
     for name, value in fields.items():
         setattr(table, name, value)
     table.save(update_fields=["version", *fields])
-    push.table_changed_on_commit(table, only, seats)
+    push.table_changed_on_commit(table, only, seats, answered)
 
 
 def post_note(table: Table, text: str, channel: str = "public") -> None:
@@ -170,9 +172,13 @@ def apply_change(
     fields: Fields,
     stage: str | None = None,
     seats: list[Seat] | None = None,
+    answered: push.Answered | None = None,
 ) -> None:
     """Store what the family decided: its state, the phase and clock, the dead, the move, the
-    notes; then the version. The stage follows: playing once dealt, over once finished."""
+    notes; then the version. The stage follows: playing once dealt, over once finished.
+    `seats` (read under the lock) are kept as stored: whoever drew from them draws this
+    version. `answered`: the page whose request this is, answered with its seat's panel
+    (push.Answered)."""
     if stage is None:
         stage = Stage.OVER if change.finished else Stage.PLAYING
     same_step = (change.phase_label, change.round) == (table.phase_label, table.round)
@@ -194,6 +200,10 @@ def apply_change(
         )
         if dying:
             Seat.objects.filter(table=table, pk__in=dying).update(alive=False)
+        # The rows read stay as stored: the push's status and the move's answer draw from them.
+        for each in seats or ():
+            if each.pk in change.dead:
+                each.alive = False
     for note in change.notes:
         post_note(table, note.text, note.channel)
     deadline = None if change.finished else change.deadline
@@ -217,11 +227,13 @@ def apply_change(
         # The end taken back (table mode's undo): the game goes on, its dead are those it says.
         updates["finished_at"] = None
         Seat.objects.filter(table=table, alive=False).exclude(pk__in=change.dead).update(alive=True)
+        for each in seats or ():
+            each.alive = each.pk not in change.dead
     only = None
     same_stage = stage == table.stage and same_step
     if change.redraw is not None and same_stage:
         only = change.redraw | ({seat.pk} if seat is not None else frozenset())
-    bump(table, only, seats, **updates)
+    bump(table, only, seats, answered=answered, **updates)
     record_move(table, seat, kind, fields)
 
 

@@ -6,6 +6,7 @@ game's hidden state.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -57,12 +58,16 @@ def host_hand_over(*, host: Seat, seat_id: int) -> None:
 HOST_GONE = timedelta(minutes=5)
 
 
-def host_seems_gone(table: Table, now: datetime | None = None) -> bool:
+def host_seems_gone(
+    table: Table, now: datetime | None = None, seats: Iterable[Seat] | None = None
+) -> bool:
     """A read without a lock, for every page load: whether `host_pass_if_gone` is worth its
-    locked transaction."""
+    locked transaction. `seats`: the table's seats if already read (the page's own read)."""
     if table.ended:
         return False
     since = current_time(now) - HOST_GONE
+    if seats is not None:
+        return any(s.is_host and s.last_seen is not None and s.last_seen < since for s in seats)
     return Seat.objects.filter(table=table, is_host=True, last_seen__lt=since).exists()
 
 

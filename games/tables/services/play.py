@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
@@ -9,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from games.tables.family import Fields
 from games.tables.models import Seat, Stage, Table
+from games.tables.push import Answered
 from games.tables.reads import seat_info, table_info
 from games.tables.services.common import (
     NotAllowedError,
@@ -25,10 +27,34 @@ from games.tables.services.common import (
 )
 
 
-@transaction.atomic
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """A table and its seats as a move stored them (the seats read under the table's lock, kept
+    in step with what the move wrote): the move's answer draws its panel from them, at the
+    version the move made, without reading the seats again."""
+
+    table: Table
+    seats: list[Seat]
+
+
 def seat_move(*, seat: Seat, kind: str, fields: Fields, now: datetime | None = None) -> Table:
     """A seat's move of `kind` with its form's `fields`, as the family rules on it. Returns
     the table as stored after it."""
+    return seat_moved(seat=seat, kind=kind, fields=fields, now=now).table
+
+
+@transaction.atomic
+def seat_moved(
+    *,
+    seat: Seat,
+    kind: str,
+    fields: Fields,
+    now: datetime | None = None,
+    answering: str | None = None,
+) -> Moved:
+    """`seat_move`, returning the seats as the move left them too. `answering`: the key the
+    socket of the page sending the move gave it (push.Answered), when that page is answered
+    with its seat's panel."""
     held = at_table(seat.table_id, seat.pk)
     table = held.table
     game = family_of(table)
@@ -37,8 +63,11 @@ def seat_move(*, seat: Seat, kind: str, fields: Fields, now: datetime | None = N
     assert held.seat is not None
     info, me, when = held.info, seat_info(held.seat), current_time(now)
     change = decide(lambda: game.move(info, me, kind, fields, when))
-    apply_change(table, change, seat=held.seat, kind=kind, fields=fields, seats=held.seats)
-    return table
+    answered = Answered(answering, held.seat) if answering else None
+    apply_change(
+        table, change, seat=held.seat, kind=kind, fields=fields, seats=held.seats, answered=answered
+    )
+    return Moved(table, held.seats)
 
 
 @transaction.atomic
