@@ -63,18 +63,18 @@ EIGHT = {
 # --- What every event costs, pinned -----------------------------------------------------------
 #
 # A page (GET /g/<code>/): the seat with its table (one join), the seats (which also tell, on a
-# player's page, whether the host has gone quiet: views.table_view), the chat lines of every
-# channel the seat reads in one query (selectors.chat_lines: Gus, a werewolf, reads the pack's
-# channel too; each channel's newest lines ranked by ROW_NUMBER); and the seat's notices box,
-# its choice and the table's defaults joined in one read (games/notices/templatetags/notices.py;
-# "since you last looked" reads nothing unless the player has been away a while). Before issue
-# 39's lever 6: 5 and 6 (the host asked after on its own, a query per channel).
-PAGE = {"onenight": 4, "werewolf": 4}
+# player's page, whether the host has gone quiet: views.table_view), the chat lines of each
+# channel the seat reads (one query per channel, selectors.chat_lines: Gus, a werewolf, reads
+# the pack's channel too); and the seat's notices box, its choice and the table's defaults
+# joined in one read (games/notices/templatetags/notices.py; "since you last looked" reads
+# nothing unless the player has been away a while). Before issue 39's lever 6: 5 and 6 (the
+# host asked after on its own).
+PAGE = {"onenight": 4, "werewolf": 5}
 # The panel fragment (GET /g/<code>/panel, htmx): the seat with its table, the seats.
 PANEL = 2
-# A socket's hello (the page opening its socket): the table, the seats, the chat lines of the
-# readable channels (one query, however many).
-HELLO = {"onenight": 3, "werewolf": 3}
+# A socket's hello (the page opening its socket): the table, the seats, the chat lines of each
+# readable channel.
+HELLO = {"onenight": 3, "werewolf": 4}
 # A chat line (htmx POST /g/<code>/chat): the seat with its table; SAVEPOINT; the table locked
 # and the seats read (services.at_table); the seat's recent lines counted (the pace); the
 # line stored; RELEASE. The answer is the emptied form: nothing more is read.
