@@ -11,6 +11,10 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/1
+# Test processes (pytest-xdist): the tests that start servers or a browser run in one of them,
+# one after the other; the rest are shared out (tests/conftest.py SERVERS).
+TEST_WORKERS ?= 2
+PARALLEL := -n $(TEST_WORKERS) --dist loadgroup
 export TEST_DATABASE_URL TEST_REDIS_URL
 
 .PHONY: run test install browser gettext messages lint format bench bench-scenarios bench-werewolf serve clean
@@ -64,11 +68,11 @@ test: install browser gettext
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
 	@if $(BIN)/python bin/services-answer; then \
 		echo "PostgreSQL and Redis answer: running the suite against them as well"; \
 		DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) \
-			$(BIN)/python -m pytest --ignore=tests/multiprocess -m "backends and not browser" $(PYTEST_ARGS); \
+			$(BIN)/python -m pytest $(PARALLEL) --ignore=tests/multiprocess -m "backends and not browser" $(PYTEST_ARGS); \
 	else \
 		echo "PostgreSQL or Redis does not answer: skipped the second run against them"; \
 	fi

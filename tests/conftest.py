@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 from asgiref.sync import SyncToAsync
+from django.conf import settings
 from django.db import connections
 
 from games.tables.reads import forget_reads
@@ -47,11 +48,44 @@ BACKEND_FIXTURES = frozenset(
 )
 
 
+# `make test` runs the suite in two processes (pytest-xdist, `--dist loadgroup`). The tests that
+# start server processes or a browser (SERVERS: folders and files, from tests/) share one group,
+# run one after the other in one process: one Chromium and one live server for all the browser
+# tests, and never two servers of fixed names and shared databases (the multi-process cluster's)
+# at once. The translation tests (tests/i18n) share another: makemessages writes its scratch
+# files beside the project's templates, and two runs of it at once delete each other's. The rest
+# are spread over both processes, each with its own test database (pytest-django names it after
+# the worker).
+SERVERS = (
+    "browser/",
+    "multiprocess/",
+    "faults/test_restart.py",
+    "notices/test_live_server.py",
+    "security/test_client_address.py",
+    "bench/test_smoke.py",
+)
+TESTS = os.path.dirname(os.path.abspath(__file__))
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if item.get_closest_marker("django_db") or fixtures & BACKEND_FIXTURES:
             item.add_marker(pytest.mark.backends)
+        where = os.path.relpath(str(item.path), TESTS).replace(os.sep, "/")
+        if where.startswith(SERVERS):
+            item.add_marker(pytest.mark.xdist_group("servers"))
+        elif where.startswith("i18n/"):
+            item.add_marker(pytest.mark.xdist_group("makemessages"))
+
+
+# Two test processes on one Redis (the second run of `make test`): each gets its own prefix for
+# the channel layer's groups, since both number their tables from 1 in their own databases and
+# would otherwise hear each other's pushes. A server a test starts keeps the settings' prefix:
+# those tests run in one process (SERVERS).
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+if _WORKER and "prefix" in settings.CHANNEL_LAYERS["default"].get("CONFIG", {}):
+    settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] += f"-{_WORKER}"
 
 
 @pytest.fixture(autouse=True)
