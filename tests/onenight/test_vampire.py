@@ -1,0 +1,439 @@
+"""One Night Ultimate Vampire in the pure engine: dusk, the marks, the Doppelganger's and the
+Copycat's copies, the vote with the Master and the lovers, the Epic Battle and each mark's win
+rule (docs/rules.md 8b). [VR] the rulebook, [VC] its compendium, [TA] the designer's post."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pytest
+
+from games.families.onenight.engine.dusk import (
+    VampireDeal,
+    VampireNightResult,
+    resolve_vampire_night,
+)
+from games.families.onenight.engine.epic import (
+    decide_vampire_outcome,
+    is_epic,
+    side_of,
+    tally_vampire_votes,
+)
+from games.families.onenight.engine.errors import IllegalActionError
+from games.families.onenight.engine.marks import POOL, Mark
+from games.families.onenight.engine.roles import Copy, Role
+from games.families.onenight.engine.vampire_roles import (
+    VAMPIRE_ROLES,
+    VAMPIRE_STEPS,
+    Card,
+    Side,
+    VampireRole,
+    parse_card,
+)
+
+V = VampireRole
+R = Role
+SEATS = ("Ann", "Ben", "Cat", "Dan", "Eve")
+
+
+def deal(*cards: Card, centre: Sequence[Card] = (R.VILLAGER, R.VILLAGER, R.SEER)) -> VampireDeal:
+    players = SEATS[: len(cards)]
+    table: dict[str, Card] = dict(zip(players, cards, strict=True))
+    table.update(zip(("left", "middle", "right"), centre, strict=True))
+    return VampireDeal(players, table)
+
+
+def night(d: VampireDeal, actions: Mapping[str, Sequence[str]] | None = None) -> VampireNightResult:
+    return resolve_vampire_night(d, actions or {})
+
+
+def votes(d: VampireDeal, **cast: str) -> dict[str, str | None]:
+    return {p: cast.get(p) for p in d.players}
+
+
+# --- The records -----------------------------------------------------------------------------
+
+
+def test_every_role_has_a_record_and_a_step() -> None:
+    """[VR] contents: fourteen roles; each that wakes has its step in the combined order."""
+    assert set(VAMPIRE_ROLES) == set(VampireRole)
+    stepped = {s.role for s in VAMPIRE_STEPS if s.copied is None}
+    assert set(VampireRole) <= stepped | {V.THE_MASTER}  # the Master wakes as a vampire
+    own_steps = {s.copied for s in VAMPIRE_STEPS if s.copied is not None}
+    assert own_steps == {r for r, rec in VAMPIRE_ROLES.items() if rec.copy is Copy.OWN_STEP} | {
+        V.THE_COUNT
+    }
+
+
+def test_the_combined_order() -> None:
+    """[VR] "Night Wake Order with Vampire, One Night, & Daybreak"; Pickpocket 6c from [VC]."""
+    labels = [s.label for s in VAMPIRE_STEPS]
+    assert labels[:3] == ["-8", "-7", "-6"]
+    assert labels.index("-1b") < labels.index("00") < labels.index("5d") < labels.index("6c")
+    assert labels.index("6c") < labels.index("7d")
+
+
+def test_cards_are_named_by_their_word() -> None:
+    assert parse_card("the_count") is V.THE_COUNT
+    assert parse_card("seer") is R.SEER
+    with pytest.raises(KeyError):
+        parse_card("ghost")
+
+
+# --- Marks and dusk ----------------------------------------------------------------------------
+
+
+def test_everyone_starts_with_clarity() -> None:
+    """[VR] Setup: one Mark of Clarity each, face down."""
+    result = night(deal(R.VILLAGER, R.VILLAGER, R.VILLAGER))
+    assert set(result.marks.values()) == {Mark.CLARITY}
+    assert dict(result.pool) == dict(POOL)
+
+
+def test_vampires_mark_a_non_vampire_and_see_each_other() -> None:
+    """[VC] Vampire: they wake together and give the Mark of the Vampire to a non-vampire."""
+    d = deal(V.VAMPIRE, V.THE_MASTER, R.VILLAGER, R.SEER)
+    result = night(d, {"Ann": ["Cat"], "Ben": ["Cat"]})
+    assert result.marks["Cat"] is Mark.VAMPIRE
+    assert result.pick == "Cat"
+    assert "The vampires tonight: you and Ben." in result.lines["Ann"]
+    assert result.is_vampire("Cat") and side_of(result, "Cat") is Side.VAMPIRE
+
+
+def test_vampires_cannot_mark_a_vampire() -> None:
+    d = deal(V.VAMPIRE, V.THE_MASTER, R.VILLAGER)
+    result = night(d, {"Ann": ["Ben"], "Ben": ["Ann"]})
+    assert result.marks["Cat"] is Mark.VAMPIRE  # the default: first non-vampire
+
+
+def test_vampires_split_vote_goes_to_the_first_vampire_in_seat_order() -> None:
+    """docs/rules.md 8b.3, Choice: most named, ties to the first vampire's name."""
+    d = deal(V.VAMPIRE, V.THE_MASTER, R.VILLAGER, R.SEER)
+    result = night(d, {"Ann": ["Dan"], "Ben": ["Cat"]})
+    assert result.pick == "Dan"
+
+
+def test_count_frightens_another_non_vampire() -> None:
+    """[VC] The Count: the Mark of Fear, never to the vampires' pick."""
+    d = deal(V.THE_COUNT, V.VAMPIRE, R.VILLAGER, V.MARKSMAN, V.THE_MASTER)
+    result = night(d, {"Ann": ["Cat", "Dan"], "Ben": ["Dan"], "Eve": ["Dan"], "Dan": ["Ann", "-"]})
+    assert result.marks["Dan"] is Mark.VAMPIRE
+    assert result.marks["Cat"] is Mark.FEAR  # Dan was the pick: the fear went elsewhere
+    frightened = night(d, {"Ann": ["Dan", "Cat"], "Ben": ["Dan"], "Eve": ["Dan"]})
+    assert frightened.marks["Cat"] is Mark.FEAR
+
+
+def test_a_frightened_marksman_does_not_look() -> None:
+    """[VR] Marks: the Mark of Fear stops the night action."""
+    d = deal(V.THE_COUNT, R.VILLAGER, V.MARKSMAN)
+    result = night(d, {"Ann": ["Ben", "Cat"], "Cat": ["Ann", "-"]})
+    assert result.marks["Cat"] is Mark.FEAR
+    assert "The Mark of Fear kept you from acting tonight." in result.lines["Cat"]
+    assert "Ann's card is the The Count." not in result.lines["Cat"]
+
+
+def test_fear_stops_a_night_action_but_not_a_dusk_one() -> None:
+    """[VR] Marks: fear stops the night action; the dusk action came before it was known."""
+    d = deal(V.THE_COUNT, V.CUPID, V.PICKPOCKET)
+    result = night(d, {"Ann": ["Cat", "Ben"], "Ben": ["Ann", "Cat"], "Cat": ["Ann"]})
+    assert result.marks["Ben"] is Mark.FEAR
+    assert result.marks["Cat"] is Mark.LOVE  # the cupid's lovers, Cupid frightened after
+    d2 = deal(V.THE_COUNT, V.PICKPOCKET, R.VILLAGER)
+    result2 = night(d2, {"Ann": ["Cat", "Ben"], "Ben": ["Ann"]})
+    assert result2.marks["Ben"] is Mark.FEAR  # the pickpocket did not act
+    assert result2.marks["Ann"] is Mark.CLARITY
+
+
+def test_renfield_sees_the_vampires_and_takes_the_bat() -> None:
+    """[VC] Renfield."""
+    d = deal(V.VAMPIRE, V.RENFIELD, R.VILLAGER)
+    result = night(d, {"Ann": ["Cat"]})
+    assert result.marks["Ben"] is Mark.BAT
+    assert "The vampires: Ann." in result.lines["Ben"]
+    assert "They marked Cat." in result.lines["Ben"]
+    assert side_of(result, "Ben") is Side.VAMPIRE
+    alone = night(deal(V.RENFIELD, R.VILLAGER, R.VILLAGER))
+    assert side_of(alone, "Ann") is Side.TOWN  # [VC]: no vampire, the village's
+
+
+def test_diseased_marks_a_neighbour_only() -> None:
+    """[VR], [VC] Diseased: left or right."""
+    d = deal(V.DISEASED, R.VILLAGER, R.VILLAGER, R.VILLAGER)
+    assert night(d, {"Ann": ["Dan"]}).marks["Dan"] is Mark.DISEASE
+    assert night(d, {"Ann": ["Cat"]}).marks["Ben"] is Mark.DISEASE  # not a neighbour: default
+
+
+def test_priest_clears_himself_and_one_other() -> None:
+    """[VC] Priest."""
+    d = deal(V.VAMPIRE, V.PRIEST, R.VILLAGER)
+    result = night(d, {"Ann": ["Cat"], "Ben": ["Cat"]})
+    assert result.marks["Cat"] is Mark.CLARITY
+    assert not result.is_vampire("Cat")
+
+
+def test_marks_are_given_from_the_pool_and_returned() -> None:
+    """[VR] Marks: "the receiving player's Mark is returned to the empty spot"."""
+    d = deal(V.VAMPIRE, V.INSTIGATOR, V.PRIEST)
+    result = night(d, {"Ann": ["Cat"], "Ben": ["Cat"], "Cat": []})
+    assert result.marks["Cat"] is Mark.CLARITY
+    assert result.pool[Mark.VAMPIRE] == 1 and result.pool[Mark.TRAITOR] == 2
+
+
+def test_apprentice_meets_the_assassin_or_marks_herself() -> None:
+    """[VC] Apprentice Assassin."""
+    d = deal(V.ASSASSIN, V.APPRENTICE_ASSASSIN, R.VILLAGER)
+    result = night(d, {"Ann": ["Cat"]})
+    assert "The assassin: Ann." in result.lines["Ben"]
+    assert "Your apprentice: Ben." in result.lines["Ann"]
+    alone = night(deal(R.VILLAGER, V.APPRENTICE_ASSASSIN, R.VILLAGER), {"Ben": ["Ann"]})
+    assert alone.marks["Ann"] is Mark.ASSASSIN
+
+
+def test_lovers_see_each_other() -> None:
+    """[VR]: the lovers wake after dusk to see each other."""
+    d = deal(V.CUPID, R.VILLAGER, R.VILLAGER)
+    result = night(d, {"Ann": ["Ben", "Cat"]})
+    assert "You are in love with Cat." in result.lines["Ben"]
+
+
+def test_pickpocket_swaps_and_sees() -> None:
+    """[VC] Pickpocket."""
+    d = deal(V.VAMPIRE, V.PICKPOCKET, R.VILLAGER)
+    result = night(d, {"Ann": ["Cat"], "Ben": ["Cat"]})
+    assert result.marks["Ben"] is Mark.VAMPIRE and result.marks["Cat"] is Mark.CLARITY
+    assert "You took Cat's mark: it is the Mark of the Vampire." in result.lines["Ben"]
+    assert result.is_vampire("Ben")
+
+
+def test_gremlin_swaps_marks_or_cards() -> None:
+    """[VC] Gremlin: marks or cards, not both, unseen."""
+    d = deal(V.VAMPIRE, V.GREMLIN, R.VILLAGER)
+    marks = night(d, {"Ann": ["Cat"], "Ben": ["marks", "Ann", "Cat"]})
+    assert marks.marks["Ann"] is Mark.VAMPIRE and marks.cards["Ann"] is V.VAMPIRE
+    cards = night(d, {"Ann": ["Cat"], "Ben": ["cards", "Ann", "Cat"]})
+    assert cards.cards["Cat"] is V.VAMPIRE and cards.marks["Cat"] is Mark.VAMPIRE
+
+
+def test_marksman_sees_a_card_and_another_mark() -> None:
+    """[VC] Marksman."""
+    d = deal(V.VAMPIRE, V.MARKSMAN, R.VILLAGER)
+    result = night(d, {"Ann": ["Cat"], "Ben": ["Ann", "Cat"]})
+    assert "Ann's card is the Vampire." in result.lines["Ben"]
+    assert "Cat's mark is the Mark of the Vampire." in result.lines["Ben"]
+    with pytest.raises(IllegalActionError):
+        night(d, {"Ben": ["Cat", "Cat"]})
+
+
+def test_illegal_actions_are_refused() -> None:
+    d = deal(V.CUPID, V.GREMLIN, V.DISEASED)
+    for bad in ({"Ann": ["Ben"]}, {"Ben": ["both", "Ann", "Cat"]}, {"Zed": ["Ann"]}):
+        with pytest.raises(IllegalActionError):
+            night(d, bad)
+
+
+# --- Copies ------------------------------------------------------------------------------------
+
+
+def test_copycat_becomes_a_centre_card_and_acts_as_it() -> None:
+    """[VC] Copycat: must look at a centre card, is that role and wakes with it."""
+    d = deal(V.COPYCAT, R.VILLAGER, R.VILLAGER, centre=(V.CUPID, R.VILLAGER, R.SEER))
+    result = night(d, {"Ann": ["left", "Ben", "Cat"]})
+    assert result.plays_as("Ann") is V.CUPID
+    assert result.marks["Ben"] is Mark.LOVE
+
+
+def test_a_centre_copycat_handed_out_is_a_villager() -> None:
+    """[VR] Special Cases: the Copycat from the centre is a villager with no power."""
+    d = deal(V.GREMLIN, R.VILLAGER, R.VILLAGER, centre=(V.COPYCAT, R.VILLAGER, R.SEER))
+    result = night(d)
+    assert result.plays_as("Ann") is V.GREMLIN
+    fake = VampireNightResult(
+        result.deal,
+        {**result.cards, "Ann": V.COPYCAT},
+        result.marks,
+        result.pool,
+        result.copies,
+        None,
+        frozenset(),
+        result.lines,
+    )
+    assert fake.plays_as("Ann") is R.VILLAGER
+
+
+def test_doppelganger_copies_a_vampire_and_wakes_with_them() -> None:
+    """[VC] Doppelganger and Vampire: wakes with the vampires."""
+    d = deal(R.DOPPELGANGER, V.VAMPIRE, R.VILLAGER)
+    result = night(d, {"Ann": ["Ben", "Cat"], "Ben": ["Cat"]})
+    assert "The vampires tonight: you and Ben." in result.lines["Ann"]
+    assert result.is_vampire("Ann") and result.marks["Cat"] is Mark.VAMPIRE
+
+
+def test_doppelganger_count_uses_the_second_fear() -> None:
+    """[VC]: the Doppelganger-Count places the Doppelganger Mark of Fear after the Count."""
+    d = deal(R.DOPPELGANGER, V.THE_COUNT, R.VILLAGER, R.SEER, R.VILLAGER)
+    result = night(d, {"Ann": ["Ben", "Cat", "Dan"], "Ben": ["Cat", "Eve"]})
+    assert result.marks["Eve"] is Mark.FEAR and result.marks["Dan"] is Mark.FEAR
+
+
+def test_doppelganger_cupid_acts_at_once_four_lovers() -> None:
+    """[VC]: a Doppelganger-Cupid may make more than two lovers; one dying kills them all."""
+    d = deal(R.DOPPELGANGER, V.CUPID, R.VILLAGER, R.VILLAGER, R.WEREWOLF)
+    result = night(d, {"Ann": ["Ben", "Ann", "Ben"], "Ben": ["Cat", "Dan"]})
+    assert sorted(p for p, m in result.marks.items() if m is Mark.LOVE) == [
+        "Ann",
+        "Ben",
+        "Cat",
+        "Dan",
+    ]
+    vote = tally_vampire_votes(
+        result, votes(d, Ann="Cat", Ben="Cat", Cat="Eve", Dan="Eve", Eve="Ann")
+    )
+    assert set(vote.lovers) == {"Ann", "Ben", "Dan"}
+
+
+def test_doppelganger_copying_the_copycat_becomes_its_copy_and_does_nothing() -> None:
+    """[VC]: the Doppelganger-Copycat becomes the role the Copycat viewed, no action."""
+    d = deal(R.DOPPELGANGER, V.COPYCAT, R.VILLAGER, centre=(V.INSTIGATOR, R.VILLAGER, R.SEER))
+    result = night(d, {"Ann": ["Ben"], "Ben": ["left", "Cat"]})
+    assert result.copies[R.DOPPELGANGER] is V.INSTIGATOR
+    assert list(result.marks.values()).count(Mark.TRAITOR) == 1
+
+
+def test_doppelganger_assassin_both_win_on_any_assassin_mark() -> None:
+    """[VC]: either Assassin wins if any player with a Mark of the Assassin dies."""
+    d = deal(R.DOPPELGANGER, V.ASSASSIN, R.VILLAGER, R.VILLAGER)
+    result = night(d, {"Ann": ["Ben", "Cat"], "Ben": ["Dan"]})
+    assert result.marks["Cat"] is Mark.ASSASSIN and result.marks["Dan"] is Mark.ASSASSIN
+    vote = tally_vampire_votes(result, votes(d, Ann="Dan", Ben="Dan", Cat="Dan", Dan="Ann"))
+    outcome = decide_vampire_outcome(result, vote)
+    assert {"Ann", "Ben"} <= set(outcome.winners)
+
+
+# --- The vote and the winners -----------------------------------------------------------------
+
+
+def test_a_vampire_dying_wins_for_the_village() -> None:
+    """[VR]: if any vampire is killed, the vampire team loses."""
+    d = deal(V.VAMPIRE, R.VILLAGER, R.SEER)
+    result = night(d, {"Ann": ["Ben"]})
+    vote = tally_vampire_votes(result, votes(d, Ann="Cat", Ben="Cat", Cat="Ann"))
+    outcome = decide_vampire_outcome(result, vote)
+    assert vote.dead == ("Cat",)
+    assert Side.VAMPIRE in outcome.sides and outcome.winners == ("Ann", "Ben")
+
+
+def test_the_master_is_kept_alive_by_another_vampire() -> None:
+    """[VC] The Master: another vampire's vote; the next most voted die instead."""
+    d = deal(V.THE_MASTER, V.VAMPIRE, R.VILLAGER, R.SEER, R.VILLAGER)
+    result = night(d, {"Ann": ["Cat"], "Ben": ["Cat"]})
+    vote = tally_vampire_votes(
+        result, votes(d, Ann="Dan", Ben="Ann", Cat="Dan", Dan="Ann", Eve="Ann")
+    )
+    assert vote.dead == ("Dan",)
+
+
+def test_lovers_die_together_even_protected() -> None:
+    """[VR] Love: the other lover dies too, even the protected Master."""
+    d = deal(V.THE_MASTER, V.VAMPIRE, V.CUPID, R.VILLAGER, R.VILLAGER)
+    result = night(d, {"Ann": ["Dan"], "Ben": ["Dan"], "Cat": ["Ann", "Eve"]})
+    vote = tally_vampire_votes(
+        result, votes(d, Ann="Eve", Ben="Ann", Cat="Eve", Dan="Eve", Eve="Cat")
+    )
+    assert vote.dead == ("Ann", "Eve") and vote.lovers == ("Ann",)
+
+
+def test_disease_voters_cannot_win() -> None:
+    """[VR] Disease: whoever votes for its holder cannot win; the holder can."""
+    d = deal(V.VAMPIRE, V.DISEASED, R.VILLAGER, R.SEER)
+    result = night(d, {"Ann": ["Cat"], "Ben": ["Ann"]})
+    assert result.marks["Ann"] is Mark.DISEASE
+    vote = tally_vampire_votes(result, votes(d, Ann="Ben", Ben="Ann", Cat="Dan", Dan="Ann"))
+    outcome = decide_vampire_outcome(result, vote)
+    assert vote.dead == ("Ann",)
+    assert outcome.winners == ()  # the village won, but both its voters voted for Ann
+
+
+def test_traitor_wins_only_if_a_teammate_dies() -> None:
+    """[VR] Traitor."""
+    d = deal(V.VAMPIRE, V.INSTIGATOR, R.VILLAGER, R.SEER)
+    result = night(d, {"Ann": ["Cat"], "Ben": ["Dan"]})
+    vote = tally_vampire_votes(result, votes(d, Ann="Dan", Ben="Dan", Cat="Dan", Dan="Ann"))
+    outcome = decide_vampire_outcome(result, vote)
+    assert vote.dead == ("Dan",)
+    assert "Dan" not in outcome.winners  # Dan, a traitor, died himself: no teammate died
+    vote2 = tally_vampire_votes(result, votes(d, Ann="Ben", Ben="Ann", Cat="Ben", Dan="Ben"))
+    assert "Dan" in decide_vampire_outcome(result, vote2).winners
+
+
+def test_assassin_wins_with_the_target_whoever_else_wins() -> None:
+    """[VC] Assassin: wins if the marked player dies, alive or not, alongside others."""
+    d = deal(V.ASSASSIN, V.VAMPIRE, R.VILLAGER)
+    result = night(d, {"Ann": ["Ben"], "Ben": ["Cat"]})
+    vote = tally_vampire_votes(result, votes(d, Ann="Ben", Ben="Ann", Cat="Ben"))
+    outcome = decide_vampire_outcome(result, vote)
+    assert vote.dead == ("Ben",)
+    assert outcome.winners == ("Ann",)
+
+
+def test_epic_battle_kills_the_first_and_second() -> None:
+    """rules/002 s6, [TA]: at least two die; one vote is enough for second place."""
+    d = deal(V.VAMPIRE, R.WEREWOLF, R.VILLAGER, R.SEER, R.VILLAGER)
+    result = night(d, {"Ann": ["Eve"]})
+    assert is_epic(result)
+    vote = tally_vampire_votes(
+        result, votes(d, Ann="Ben", Ben="Ann", Cat="Ben", Dan="Ben", Eve="Ben")
+    )
+    assert vote.epic and vote.dead == ("Ann", "Ben")
+    outcome = decide_vampire_outcome(result, vote)
+    assert outcome.sides == frozenset({Side.TOWN})
+    # A tie for second place: all of them die with the first ([TA]).
+    tied = tally_vampire_votes(
+        result, votes(d, Ann="Ben", Ben="Ann", Cat="Ben", Dan="Ben", Eve="Cat")
+    )
+    assert tied.dead == ("Ann", "Ben", "Cat")
+
+
+def test_epic_battle_tie_for_first_only_they_die() -> None:
+    """[TA]: a tie for the most votes: only those tied die."""
+    d = deal(V.VAMPIRE, R.WEREWOLF, R.VILLAGER, R.SEER, R.VILLAGER)
+    result = night(d, {"Ann": ["Eve"]})
+    vote = tally_vampire_votes(
+        result, votes(d, Ann="Ben", Ben="Cat", Cat="Ben", Dan="Cat", Eve="Dan")
+    )
+    assert vote.dead == ("Ben", "Cat")
+    outcome = decide_vampire_outcome(result, vote)
+    assert outcome.sides == frozenset({Side.VAMPIRE})  # a werewolf died, no vampire
+
+
+def test_epic_battle_werewolves_win_on_a_dead_vampire() -> None:
+    """rules/002 s6: werewolves win if a vampire dies and all werewolves live."""
+    d = deal(V.VAMPIRE, R.WEREWOLF, R.VILLAGER, R.SEER, R.VILLAGER)
+    result = night(d, {"Ann": ["Eve"]})
+    vote = tally_vampire_votes(
+        result, votes(d, Ann="Cat", Ben="Ann", Cat="Ann", Dan="Ann", Eve="Cat")
+    )
+    assert vote.dead == ("Ann", "Cat")
+    assert decide_vampire_outcome(result, vote).sides == frozenset({Side.WEREWOLF})
+
+
+def test_no_epic_battle_when_werewolves_are_only_in_the_centre() -> None:
+    """[VR] Special Cases: all werewolves in the centre (a minion at the table): one dies."""
+    d = deal(V.VAMPIRE, R.MINION, R.VILLAGER, R.SEER, centre=(R.WEREWOLF, R.VILLAGER, R.SEER))
+    result = night(d, {"Ann": ["Cat"]})
+    assert not is_epic(result)
+
+
+def test_a_werewolf_with_the_mark_of_the_vampire_is_a_vampire() -> None:
+    """[VR] Special Cases: he wins with the vampires."""
+    d = deal(V.VAMPIRE, R.WEREWOLF, R.VILLAGER)
+    result = night(d, {"Ann": ["Ben"]})
+    assert side_of(result, "Ben") is Side.VAMPIRE and not is_epic(result)
+
+
+def test_a_dead_tanner_stops_the_vampires() -> None:
+    """docs/rules.md 8b.6, Choice: as rules/002 s6 says for the werewolves."""
+    d = deal(V.VAMPIRE, R.TANNER, R.VILLAGER)
+    result = night(d, {"Ann": ["Cat"]})
+    vote = tally_vampire_votes(result, votes(d, Ann="Ben", Ben="Cat", Cat="Ben"))
+    outcome = decide_vampire_outcome(result, vote)
+    assert outcome.winners == ("Ben",)
