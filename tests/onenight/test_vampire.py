@@ -437,3 +437,76 @@ def test_a_dead_tanner_stops_the_vampires() -> None:
     vote = tally_vampire_votes(result, votes(d, Ann="Ben", Ben="Cat", Cat="Ben"))
     outcome = decide_vampire_outcome(result, vote)
     assert outcome.winners == ("Ben",)
+
+
+# --- Interactions with the base game and Daybreak ([VR] Special Cases; [VC]) ----------------
+
+
+def test_the_doppelganger_master_and_the_master_keep_each_other_alive() -> None:
+    """[VC]: a vampire's vote keeps the Doppelganger-Master alive, and its vote the Master."""
+    d = deal(R.DOPPELGANGER, V.THE_MASTER, R.VILLAGER, R.SEER, R.VILLAGER)
+    result = night(d, {"Ann": ["Ben", "Cat"], "Ben": ["Cat"]})
+    vote = tally_vampire_votes(
+        result, votes(d, Ann="Ben", Ben="Ann", Cat="Ann", Dan="Ben", Eve="Dan")
+    )
+    assert vote.dead == ()  # both masters protected; Dan has one vote
+
+
+def test_a_prince_with_the_mark_of_the_vampire_cannot_die() -> None:
+    """[VR] Special Cases: a vampire, on the vampire team, but he cannot die."""
+    d = deal(V.VAMPIRE, R.PRINCE, R.VILLAGER, R.SEER)
+    result = night(d, {"Ann": ["Ben"]})
+    assert side_of(result, "Ben") is Side.VAMPIRE
+    vote = tally_vampire_votes(result, votes(d, Ann="Cat", Ben="Ann", Cat="Ben", Dan="Ben"))
+    assert "Ben" not in vote.dead
+
+
+def test_a_bodyguard_with_the_mark_of_the_vampire_still_protects() -> None:
+    """[VR] Special Cases: the player he points at still cannot be killed."""
+    d = deal(V.VAMPIRE, R.BODYGUARD, R.VILLAGER, R.SEER)
+    result = night(d, {"Ann": ["Ben"]})
+    vote = tally_vampire_votes(result, votes(d, Ann="Cat", Ben="Ann", Cat="Ann", Dan="Ann"))
+    assert vote.dead == ()
+
+
+def test_lovers_fall_with_a_hunters_shot() -> None:
+    """docs/rules.md 8b.6, Choice: the Hunter's target pulls its lover too."""
+    d = deal(V.CUPID, R.HUNTER, R.VILLAGER, R.SEER)
+    result = night(d, {"Ann": ["Cat", "Dan"]})
+    vote = tally_vampire_votes(result, votes(d, Ann="Ben", Ben="Cat", Cat="Ben", Dan="Ann"))
+    assert vote.hunted == ("Cat",) and vote.lovers == ("Dan",)
+
+
+def test_doppelganger_priest_and_renfield_use_the_second_set() -> None:
+    """[VC]: the Doppelganger-Priest clears itself after the Priest; -Renfield takes a bat."""
+    priest = deal(R.DOPPELGANGER, V.PRIEST, V.CUPID)
+    result = night(priest, {"Ann": ["Ben", "Cat"], "Cat": ["Ann", "Cat"]})
+    assert result.marks["Ann"] is Mark.CLARITY and result.marks["Cat"] is Mark.CLARITY
+    renfield = deal(R.DOPPELGANGER, V.RENFIELD, V.VAMPIRE)
+    result = night(renfield, {"Ann": ["Ben"], "Cat": ["Ben"]})
+    assert result.marks["Ann"] is Mark.BAT and result.marks["Ben"] is Mark.BAT
+
+
+def test_copycat_count_frightens_at_the_counts_step() -> None:
+    """[VC] Copycat: it wakes when the copied role is called."""
+    d = deal(V.COPYCAT, R.VILLAGER, R.SEER, centre=(V.THE_COUNT, R.VILLAGER, R.SEER))
+    result = night(d, {"Ann": ["left", "Ben", "Cat"]})
+    assert result.is_vampire("Ann")
+    assert result.marks["Ben"] is Mark.VAMPIRE and result.marks["Cat"] is Mark.FEAR
+
+
+def test_an_assassin_without_a_mark_out_is_a_villager() -> None:
+    """[VR] Special Cases: no Mark of the Assassin in the game, the Assassin is a villager."""
+    d = deal(V.GREMLIN, R.VILLAGER, R.SEER, centre=(V.ASSASSIN, R.VILLAGER, R.SEER))
+    result = night(d)
+    fake = VampireNightResult(
+        result.deal,
+        {**result.cards, "Ann": V.ASSASSIN},
+        result.marks,
+        result.pool,
+        result.copies,
+        None,
+        frozenset(),
+        result.lines,
+    )
+    assert side_of(fake, "Ann") is Side.TOWN

@@ -27,6 +27,8 @@ from .deck import (
     validate_player_name,
     validate_players,
 )
+from .dusk import VampireDeal, VampireNightResult, resolve_vampire_night
+from .epic import VampireOutcome, VampireVote, decide_vampire_outcome, tally_vampire_votes
 from .errors import (
     IllegalActionError,
     IllegalVoteError,
@@ -35,6 +37,7 @@ from .errors import (
     RuleError,
 )
 from .game import GameResult, finish_game, play_game
+from .marks import Mark
 from .night import NightResult, NightStep, resolve_night
 from .roles import (
     CENTRE_POSITIONS,
@@ -51,6 +54,7 @@ from .roles import (
     role_limits,
     team_of,
 )
+from .vampire_roles import VAMPIRE_ROLES, VAMPIRE_STEPS, Side, VampireRole
 from .voting import Outcome, VoteResult, decide_outcome, tally_votes, validate_vote
 
 __all__ = [
@@ -60,6 +64,8 @@ __all__ = [
     "EXPANSION_ROLES",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "VAMPIRE_ROLES",
+    "VAMPIRE_STEPS",
     "ActionRule",
     "Artifact",
     "CentrePosition",
@@ -69,6 +75,7 @@ __all__ = [
     "IllegalVoteError",
     "InvalidDeckError",
     "InvalidPlayersError",
+    "Mark",
     "NightResult",
     "NightStep",
     "Outcome",
@@ -76,13 +83,20 @@ __all__ = [
     "Role",
     "RuleError",
     "Ruleset",
+    "Side",
     "TargetShape",
     "Team",
+    "VampireDeal",
+    "VampireNightResult",
+    "VampireOutcome",
+    "VampireRole",
+    "VampireVote",
     "VoteResult",
     "action_rule",
     "copied_action_rule",
     "deal_cards",
     "decide_outcome",
+    "decide_vampire_outcome",
     "default_deck",
     "finish_game",
     "is_lone_werewolf",
@@ -91,7 +105,9 @@ __all__ = [
     "max_players",
     "play_game",
     "resolve_night",
+    "resolve_vampire_night",
     "role_limits",
+    "tally_vampire_votes",
     "tally_votes",
     "team_of",
     "validate_action",
