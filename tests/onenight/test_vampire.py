@@ -19,7 +19,7 @@ from games.families.onenight.engine.epic import (
     side_of,
     tally_vampire_votes,
 )
-from games.families.onenight.engine.errors import IllegalActionError
+from games.families.onenight.engine.errors import IllegalActionError, InvalidDeckError
 from games.families.onenight.engine.marks import POOL, Mark
 from games.families.onenight.engine.roles import Copy, Role
 from games.families.onenight.engine.vampire_roles import (
@@ -510,3 +510,8 @@ def test_an_assassin_without_a_mark_out_is_a_villager() -> None:
         result.lines,
     )
     assert side_of(fake, "Ann") is Side.TOWN
+
+
+def test_a_deal_must_name_every_card() -> None:
+    with pytest.raises(InvalidDeckError):
+        VampireDeal(("Ann", "Ben", "Cat"), {"Ann": V.VAMPIRE, "left": R.VILLAGER})

@@ -27,7 +27,7 @@ from types import MappingProxyType
 
 from games.words import _, listing, ngettext
 
-from .errors import IllegalActionError, shown
+from .errors import IllegalActionError, InvalidDeckError, shown
 from .marks import Mark, MarkTable
 from .roles import CENTRE_POSITIONS, Copy, Requirement, Role, where
 from .vampire_roles import (
@@ -51,7 +51,7 @@ class VampireDeal:
     def __post_init__(self) -> None:
         expected = set(self.players) | set(CENTRE_POSITIONS)
         if set(self.cards) != expected or len(set(self.players)) != len(self.players):
-            raise IllegalActionError(_("A deal names every player's card and the centre's."))
+            raise InvalidDeckError(_("A deal names every player's card and the centre's."))
 
 
 def _copied_at_deal(deal: VampireDeal, actions: Mapping[str, Sequence[str]], target: str) -> Card:
