@@ -40,6 +40,7 @@ from games.families.onenight.engine.roles import (
     RoleRecord,
     WakeStep,
 )
+from games.families.onenight.engine.roles_vampire import VAMPIRE_ROLES
 from games.families.onenight.engine.tonight import Resolver
 
 Records = Mapping[Role, RoleRecord]
@@ -299,10 +300,15 @@ def test_the_doppelganger_copies_what_the_table_says() -> None:
         Role.WITCH,
         Role.VILLAGE_IDIOT,
     }
-    assert frozenset(base | daybreak) == ACTS_AT_ONCE
-    with_them = {r for r, rec in ROLES.items() if rec.copy is Copy.WITH_THEM}
+    # Vampire's roles (docs/rules.md 8b.5): test_vampire.py.
+    assert frozenset(base | daybreak) == ACTS_AT_ONCE - VAMPIRE_ROLES
+    with_them = {r for r, rec in ROLES.items() if rec.copy is Copy.WITH_THEM} - VAMPIRE_ROLES
     assert with_them == {Role.WEREWOLF, Role.MINION, Role.MASON}
-    labels = [(s.label, s.role, s.copied) for s in NIGHTS[Ruleset.OFFICIAL] if s.copied]
+    labels = [
+        (s.label, s.role, s.copied)
+        for s in NIGHTS[Ruleset.OFFICIAL]
+        if s.copied and s.copied not in VAMPIRE_ROLES
+    ]
     assert labels == [
         ("1", Role.DOPPELGANGER, Role.MINION),
         ("2b", Role.DOPPELGANGER, Role.ALPHA_WOLF),

@@ -4,80 +4,121 @@ rule (docs/rules.md 8b). [VR] the rulebook, [VC] its compendium, [TA] the design
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 
 import pytest
 
-from games.families.onenight.engine.dusk import (
-    VampireDeal,
-    VampireNightResult,
-    resolve_vampire_night,
-)
-from games.families.onenight.engine.epic import (
-    decide_vampire_outcome,
-    is_epic,
-    side_of,
-    tally_vampire_votes,
-)
+from games.families.onenight.engine.deck import Deal, make_deal
+from games.families.onenight.engine.epic import is_epic, team_at_dawn
 from games.families.onenight.engine.errors import IllegalActionError, InvalidDeckError
 from games.families.onenight.engine.marks import POOL, Mark
-from games.families.onenight.engine.roles import Copy, Role
-from games.families.onenight.engine.vampire_roles import (
-    VAMPIRE_ROLES,
-    VAMPIRE_STEPS,
-    Card,
-    Side,
-    VampireRole,
-    parse_card,
+from games.families.onenight.engine.messages import night_report
+from games.families.onenight.engine.night import NightResult, resolve_night
+from games.families.onenight.engine.roles import NIGHTS, ROLES, Copy, Role, Ruleset, Team
+from games.families.onenight.engine.roles_vampire import VAMPIRE_ROLES
+from games.families.onenight.engine.voting import (
+    Outcome,
+    VoteResult,
+    decide_outcome,
+    tally_votes,
 )
 
-V = VampireRole
+V = Role
 R = Role
 SEATS = ("Ann", "Ben", "Cat", "Dan", "Eve")
+OFFICIAL = Ruleset.OFFICIAL
 
 
-def deal(*cards: Card, centre: Sequence[Card] = (R.VILLAGER, R.VILLAGER, R.SEER)) -> VampireDeal:
+def deal(*cards: Role, centre: Sequence[Role] = (R.VILLAGER, R.VILLAGER, R.SEER)) -> Deal:
+    """A deal as written, not checked against the deck's limits (a test may hold five
+    villagers)."""
     players = SEATS[: len(cards)]
-    table: dict[str, Card] = dict(zip(players, cards, strict=True))
+    table: dict[str, Role] = dict(zip(players, cards, strict=True))
     table.update(zip(("left", "middle", "right"), centre, strict=True))
-    return VampireDeal(players, table)
+    return Deal(OFFICIAL, players, table)
 
 
-def night(d: VampireDeal, actions: Mapping[str, Sequence[str]] | None = None) -> VampireNightResult:
-    return resolve_vampire_night(d, actions or {})
+def night(d: Deal, actions: Mapping[str, Sequence[str]] | None = None) -> NightResult:
+    return resolve_night(d, actions or {})
 
 
-def votes(d: VampireDeal, **cast: str) -> dict[str, str | None]:
+def votes(d: Deal, **cast: str) -> dict[str, str | None]:
     return {p: cast.get(p) for p in d.players}
+
+
+def tally_vampire_votes(result: NightResult, cast: Mapping[str, str | None]) -> VoteResult:
+    return tally_votes(result, cast)
+
+
+def decide_vampire_outcome(result: NightResult, vote: VoteResult) -> Outcome:
+    return decide_outcome(result, vote.dead, vote.votes)
 
 
 # --- The records -----------------------------------------------------------------------------
 
+OFFICIAL_NIGHT = NIGHTS[OFFICIAL]
+
 
 def test_every_role_has_a_record_and_a_step() -> None:
-    """[VR] contents: fourteen roles; each that wakes has its step in the combined order."""
-    assert set(VAMPIRE_ROLES) == set(VampireRole)
-    stepped = {s.role for s in VAMPIRE_STEPS if s.copied is None}
-    assert set(VampireRole) <= stepped | {V.THE_MASTER}  # the Master wakes as a vampire
-    own_steps = {s.copied for s in VAMPIRE_STEPS if s.copied is not None}
-    assert own_steps == {r for r, rec in VAMPIRE_ROLES.items() if rec.copy is Copy.OWN_STEP} | {
-        V.THE_COUNT
+    """[VR] contents: fourteen roles, in the one catalogue; each that acts has its step in the
+    one official night, and each Doppelganger copy acting later a step of its own."""
+    assert len(VAMPIRE_ROLES) == 14 and set(ROLES) >= VAMPIRE_ROLES
+    stepped = {s.role for s in OFFICIAL_NIGHT if s.copied is None}
+    assert stepped >= VAMPIRE_ROLES
+    own_steps = {s.copied for s in OFFICIAL_NIGHT if s.copied in VAMPIRE_ROLES}
+    assert own_steps == {r for r in VAMPIRE_ROLES if ROLES[r].copy is Copy.OWN_STEP}
+    assert {r for r in VAMPIRE_ROLES if ROLES[r].vampire} == {
+        V.VAMPIRE,
+        V.THE_MASTER,
+        V.THE_COUNT,
     }
 
 
 def test_the_combined_order() -> None:
-    """[VR] "Night Wake Order with Vampire, One Night, & Daybreak"; Pickpocket 6c from [VC]."""
-    labels = [s.label for s in VAMPIRE_STEPS]
+    """[VR] "Night Wake Order with Vampire, One Night, & Daybreak"; Pickpocket 6c from [VC]:
+    dusk, the end of dusk, then the night with the three Vampire steps in their places."""
+    labels = [s.label for s in OFFICIAL_NIGHT if s.copied is None]
     assert labels[:3] == ["-8", "-7", "-6"]
-    assert labels.index("-1b") < labels.index("00") < labels.index("5d") < labels.index("6c")
-    assert labels.index("6c") < labels.index("7d")
+    order = ["-1b", "00", "0", "1", "2", "5c", "5d", "6", "6b", "6c", "7", "7b", "7d", "8"]
+    assert [label for label in labels if label in order] == order
 
 
 def test_cards_are_named_by_their_word() -> None:
-    assert parse_card("the_count") is V.THE_COUNT
-    assert parse_card("seer") is R.SEER
-    with pytest.raises(KeyError):
-        parse_card("ghost")
+    assert Role("the_count") is V.THE_COUNT
+    assert Role("seer") is R.SEER
+    with pytest.raises(ValueError):
+        Role("ghost")
+
+
+def test_the_house_rules_refuse_them() -> None:
+    """docs/rules.md 8b: official ruleset only, as Daybreak's cards."""
+    with pytest.raises(InvalidDeckError, match="house rules"):
+        make_deal(Ruleset.HOUSE, ["Ann", "Ben", "Cat"], HOUSE_DEAL)
+
+
+HOUSE_DEAL = {
+    "Ann": "vampire",
+    "Ben": "seer",
+    "Cat": "villager",
+    "left": "werewolf",
+    "middle": "villager",
+    "right": "robber",
+}
+
+
+def test_a_game_without_vampire_cards_has_no_marks() -> None:
+    """Marks come with the Vampire cards: a base game's night is unchanged."""
+    result = night(deal(R.WEREWOLF, R.SEER, R.VILLAGER))
+    assert result.marks == {} and result.told == {}
+
+
+def test_the_night_report_holds_what_dusk_told() -> None:
+    """A player's report (messages.night_report) adds the lines of dusk and the marks."""
+    d = deal(V.VAMPIRE, R.SEER, R.VILLAGER)
+    report = night_report(night(d, {"Ann": ["Cat"], "Ben": ["Cat"]}), "Ann")
+    assert "You gave the Mark of the Vampire to Cat." in report
+    assert "At the end of dusk your mark was the Mark of Clarity." in report
 
 
 # --- Marks and dusk ----------------------------------------------------------------------------
@@ -85,7 +126,7 @@ def test_cards_are_named_by_their_word() -> None:
 
 def test_everyone_starts_with_clarity() -> None:
     """[VR] Setup: one Mark of Clarity each, face down."""
-    result = night(deal(R.VILLAGER, R.VILLAGER, R.VILLAGER))
+    result = night(deal(V.MARKSMAN, R.VILLAGER, R.VILLAGER))
     assert set(result.marks.values()) == {Mark.CLARITY}
     assert dict(result.pool) == dict(POOL)
 
@@ -96,8 +137,8 @@ def test_vampires_mark_a_non_vampire_and_see_each_other() -> None:
     result = night(d, {"Ann": ["Cat"], "Ben": ["Cat"]})
     assert result.marks["Cat"] is Mark.VAMPIRE
     assert result.pick == "Cat"
-    assert "The vampires tonight: you and Ben." in result.lines["Ann"]
-    assert result.is_vampire("Cat") and side_of(result, "Cat") is Side.VAMPIRE
+    assert "The vampires tonight: you and Ben." in result.told["Ann"]
+    assert result.is_vampire("Cat") and team_at_dawn(result, "Cat") is Team.VAMPIRE
 
 
 def test_vampires_cannot_mark_a_vampire() -> None:
@@ -128,8 +169,8 @@ def test_a_frightened_marksman_does_not_look() -> None:
     d = deal(V.THE_COUNT, R.VILLAGER, V.MARKSMAN)
     result = night(d, {"Ann": ["Ben", "Cat"], "Cat": ["Ann", "-"]})
     assert result.marks["Cat"] is Mark.FEAR
-    assert "The Mark of Fear kept you from acting tonight." in result.lines["Cat"]
-    assert "Ann's card is the The Count." not in result.lines["Cat"]
+    assert "The Mark of Fear kept you from acting tonight." in result.told["Cat"]
+    assert "Ann's card is the The Count." not in result.told["Cat"]
 
 
 def test_fear_stops_a_night_action_but_not_a_dusk_one() -> None:
@@ -149,18 +190,20 @@ def test_renfield_sees_the_vampires_and_takes_the_bat() -> None:
     d = deal(V.VAMPIRE, V.RENFIELD, R.VILLAGER)
     result = night(d, {"Ann": ["Cat"]})
     assert result.marks["Ben"] is Mark.BAT
-    assert "The vampires: Ann." in result.lines["Ben"]
-    assert "They marked Cat." in result.lines["Ben"]
-    assert side_of(result, "Ben") is Side.VAMPIRE
+    assert "The vampires: Ann." in result.told["Ben"]
+    assert "They marked Cat." in result.told["Ben"]
+    assert team_at_dawn(result, "Ben") is Team.VAMPIRE
     alone = night(deal(V.RENFIELD, R.VILLAGER, R.VILLAGER))
-    assert side_of(alone, "Ann") is Side.TOWN  # [VC]: no vampire, the village's
+    assert team_at_dawn(alone, "Ann") is Team.TOWN  # [VC]: no vampire, the village's
 
 
 def test_diseased_marks_a_neighbour_only() -> None:
     """[VR], [VC] Diseased: left or right."""
     d = deal(V.DISEASED, R.VILLAGER, R.VILLAGER, R.VILLAGER)
     assert night(d, {"Ann": ["Dan"]}).marks["Dan"] is Mark.DISEASE
-    assert night(d, {"Ann": ["Cat"]}).marks["Ben"] is Mark.DISEASE  # not a neighbour: default
+    assert night(d, {}).marks["Ben"] is Mark.DISEASE  # nothing sent: the default (8b.3)
+    with pytest.raises(IllegalActionError):
+        night(d, {"Ann": ["Cat"]})  # not a neighbour
 
 
 def test_priest_clears_himself_and_one_other() -> None:
@@ -183,8 +226,8 @@ def test_apprentice_meets_the_assassin_or_marks_herself() -> None:
     """[VC] Apprentice Assassin."""
     d = deal(V.ASSASSIN, V.APPRENTICE_ASSASSIN, R.VILLAGER)
     result = night(d, {"Ann": ["Cat"]})
-    assert "The assassin: Ann." in result.lines["Ben"]
-    assert "Your apprentice: Ben." in result.lines["Ann"]
+    assert "The assassin: Ann." in result.told["Ben"]
+    assert "Your apprentice: Ben." in result.told["Ann"]
     alone = night(deal(R.VILLAGER, V.APPRENTICE_ASSASSIN, R.VILLAGER), {"Ben": ["Ann"]})
     assert alone.marks["Ann"] is Mark.ASSASSIN
 
@@ -193,7 +236,7 @@ def test_lovers_see_each_other() -> None:
     """[VR]: the lovers wake after dusk to see each other."""
     d = deal(V.CUPID, R.VILLAGER, R.VILLAGER)
     result = night(d, {"Ann": ["Ben", "Cat"]})
-    assert "You are in love with Cat." in result.lines["Ben"]
+    assert "You are in love with Cat." in result.told["Ben"]
 
 
 def test_pickpocket_swaps_and_sees() -> None:
@@ -201,7 +244,7 @@ def test_pickpocket_swaps_and_sees() -> None:
     d = deal(V.VAMPIRE, V.PICKPOCKET, R.VILLAGER)
     result = night(d, {"Ann": ["Cat"], "Ben": ["Cat"]})
     assert result.marks["Ben"] is Mark.VAMPIRE and result.marks["Cat"] is Mark.CLARITY
-    assert "You took Cat's mark: it is the Mark of the Vampire." in result.lines["Ben"]
+    assert "You took Cat's mark: it is the Mark of the Vampire." in result.told["Ben"]
     assert result.is_vampire("Ben")
 
 
@@ -209,17 +252,17 @@ def test_gremlin_swaps_marks_or_cards() -> None:
     """[VC] Gremlin: marks or cards, not both, unseen."""
     d = deal(V.VAMPIRE, V.GREMLIN, R.VILLAGER)
     marks = night(d, {"Ann": ["Cat"], "Ben": ["marks", "Ann", "Cat"]})
-    assert marks.marks["Ann"] is Mark.VAMPIRE and marks.cards["Ann"] is V.VAMPIRE
+    assert marks.marks["Ann"] is Mark.VAMPIRE and marks.final["Ann"] is V.VAMPIRE
     cards = night(d, {"Ann": ["Cat"], "Ben": ["cards", "Ann", "Cat"]})
-    assert cards.cards["Cat"] is V.VAMPIRE and cards.marks["Cat"] is Mark.VAMPIRE
+    assert cards.final["Cat"] is V.VAMPIRE and cards.marks["Cat"] is Mark.VAMPIRE
 
 
 def test_marksman_sees_a_card_and_another_mark() -> None:
     """[VC] Marksman."""
     d = deal(V.VAMPIRE, V.MARKSMAN, R.VILLAGER)
     result = night(d, {"Ann": ["Cat"], "Ben": ["Ann", "Cat"]})
-    assert "Ann's card is the Vampire." in result.lines["Ben"]
-    assert "Cat's mark is the Mark of the Vampire." in result.lines["Ben"]
+    assert "Ann's card is the Vampire." in result.told["Ben"]
+    assert "Cat's mark is the Mark of the Vampire." in result.told["Ben"]
     with pytest.raises(IllegalActionError):
         night(d, {"Ben": ["Cat", "Cat"]})
 
@@ -247,16 +290,7 @@ def test_a_centre_copycat_handed_out_is_a_villager() -> None:
     d = deal(V.GREMLIN, R.VILLAGER, R.VILLAGER, centre=(V.COPYCAT, R.VILLAGER, R.SEER))
     result = night(d)
     assert result.plays_as("Ann") is V.GREMLIN
-    fake = VampireNightResult(
-        result.deal,
-        {**result.cards, "Ann": V.COPYCAT},
-        result.marks,
-        result.pool,
-        result.copies,
-        None,
-        frozenset(),
-        result.lines,
-    )
+    fake = dataclasses.replace(result, final={**result.final, "Ann": V.COPYCAT})
     assert fake.plays_as("Ann") is R.VILLAGER
 
 
@@ -264,7 +298,7 @@ def test_doppelganger_copies_a_vampire_and_wakes_with_them() -> None:
     """[VC] Doppelganger and Vampire: wakes with the vampires."""
     d = deal(R.DOPPELGANGER, V.VAMPIRE, R.VILLAGER)
     result = night(d, {"Ann": ["Ben", "Cat"], "Ben": ["Cat"]})
-    assert "The vampires tonight: you and Ben." in result.lines["Ann"]
+    assert "The vampires tonight: you and Ben." in result.told["Ann"]
     assert result.is_vampire("Ann") and result.marks["Cat"] is Mark.VAMPIRE
 
 
@@ -295,7 +329,7 @@ def test_doppelganger_copying_the_copycat_becomes_its_copy_and_does_nothing() ->
     """[VC]: the Doppelganger-Copycat becomes the role the Copycat viewed, no action."""
     d = deal(R.DOPPELGANGER, V.COPYCAT, R.VILLAGER, centre=(V.INSTIGATOR, R.VILLAGER, R.SEER))
     result = night(d, {"Ann": ["Ben"], "Ben": ["left", "Cat"]})
-    assert result.copies[R.DOPPELGANGER] is V.INSTIGATOR
+    assert result.became[R.DOPPELGANGER] is V.INSTIGATOR
     assert list(result.marks.values()).count(Mark.TRAITOR) == 1
 
 
@@ -319,7 +353,7 @@ def test_a_vampire_dying_wins_for_the_village() -> None:
     vote = tally_vampire_votes(result, votes(d, Ann="Cat", Ben="Cat", Cat="Ann"))
     outcome = decide_vampire_outcome(result, vote)
     assert vote.dead == ("Cat",)
-    assert Side.VAMPIRE in outcome.sides and outcome.winners == ("Ann", "Ben")
+    assert Team.VAMPIRE in outcome.teams and outcome.winners == ("Ann", "Ben")
 
 
 def test_the_master_is_kept_alive_by_another_vampire() -> None:
@@ -385,7 +419,7 @@ def test_epic_battle_kills_the_first_and_second() -> None:
     )
     assert vote.epic and vote.dead == ("Ann", "Ben")
     outcome = decide_vampire_outcome(result, vote)
-    assert outcome.sides == frozenset({Side.TOWN})
+    assert outcome.teams == frozenset({Team.TOWN})
     # A tie for second place: all of them die with the first ([TA]).
     tied = tally_vampire_votes(
         result, votes(d, Ann="Ben", Ben="Ann", Cat="Ben", Dan="Ben", Eve="Cat")
@@ -402,7 +436,7 @@ def test_epic_battle_tie_for_first_only_they_die() -> None:
     )
     assert vote.dead == ("Ben", "Cat")
     outcome = decide_vampire_outcome(result, vote)
-    assert outcome.sides == frozenset({Side.VAMPIRE})  # a werewolf died, no vampire
+    assert outcome.teams == frozenset({Team.VAMPIRE})  # a werewolf died, no vampire
 
 
 def test_epic_battle_werewolves_win_on_a_dead_vampire() -> None:
@@ -413,7 +447,7 @@ def test_epic_battle_werewolves_win_on_a_dead_vampire() -> None:
         result, votes(d, Ann="Cat", Ben="Ann", Cat="Ann", Dan="Ann", Eve="Cat")
     )
     assert vote.dead == ("Ann", "Cat")
-    assert decide_vampire_outcome(result, vote).sides == frozenset({Side.WEREWOLF})
+    assert decide_vampire_outcome(result, vote).teams == frozenset({Team.WEREWOLF})
 
 
 def test_no_epic_battle_when_werewolves_are_only_in_the_centre() -> None:
@@ -427,7 +461,7 @@ def test_a_werewolf_with_the_mark_of_the_vampire_is_a_vampire() -> None:
     """[VR] Special Cases: he wins with the vampires."""
     d = deal(V.VAMPIRE, R.WEREWOLF, R.VILLAGER)
     result = night(d, {"Ann": ["Ben"]})
-    assert side_of(result, "Ben") is Side.VAMPIRE and not is_epic(result)
+    assert team_at_dawn(result, "Ben") is Team.VAMPIRE and not is_epic(result)
 
 
 def test_a_dead_tanner_stops_the_vampires() -> None:
@@ -456,7 +490,7 @@ def test_a_prince_with_the_mark_of_the_vampire_cannot_die() -> None:
     """[VR] Special Cases: a vampire, on the vampire team, but he cannot die."""
     d = deal(V.VAMPIRE, R.PRINCE, R.VILLAGER, R.SEER)
     result = night(d, {"Ann": ["Ben"]})
-    assert side_of(result, "Ben") is Side.VAMPIRE
+    assert team_at_dawn(result, "Ben") is Team.VAMPIRE
     vote = tally_vampire_votes(result, votes(d, Ann="Cat", Ben="Ann", Cat="Ben", Dan="Ben"))
     assert "Ben" not in vote.dead
 
@@ -499,19 +533,10 @@ def test_an_assassin_without_a_mark_out_is_a_villager() -> None:
     """[VR] Special Cases: no Mark of the Assassin in the game, the Assassin is a villager."""
     d = deal(V.GREMLIN, R.VILLAGER, R.SEER, centre=(V.ASSASSIN, R.VILLAGER, R.SEER))
     result = night(d)
-    fake = VampireNightResult(
-        result.deal,
-        {**result.cards, "Ann": V.ASSASSIN},
-        result.marks,
-        result.pool,
-        result.copies,
-        None,
-        frozenset(),
-        result.lines,
-    )
-    assert side_of(fake, "Ann") is Side.TOWN
+    fake = dataclasses.replace(result, final={**result.final, "Ann": V.ASSASSIN})
+    assert team_at_dawn(fake, "Ann") is Team.TOWN
 
 
 def test_a_deal_must_name_every_card() -> None:
     with pytest.raises(InvalidDeckError):
-        VampireDeal(("Ann", "Ben", "Cat"), {"Ann": V.VAMPIRE, "left": R.VILLAGER})
+        make_deal(OFFICIAL, ("Ann", "Ben", "Cat"), {"Ann": "vampire", "left": "villager"})

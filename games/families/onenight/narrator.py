@@ -47,6 +47,7 @@ from .engine.roles import (
     Calls,
     Copy,
     WakeStep,
+    has_marks,
     role_limits,
 )
 
@@ -172,8 +173,12 @@ def narration(
     # Daybreak: the werewolves' step wakes the alpha and mystic wolves too, even with no plain
     # werewolf card in the deck.
     woken = cards | {ROLES[c].wakes_with for c in cards if ROLES[c].wakes_with is not None}
+    marks = has_marks(cards)
     for step in steps:
         if step.role not in woken or (step.copied is not None and step.copied not in cards):
+            continue
+        if step.deck is not None and (step.deck == "vampire") != marks:
+            # Vampire's dusk, and the Doppelganger's step at -7 or 1 (docs/rules.md 8b.3).
             continue
         words = _calls(step.role, step.copied)
         wake = words.wake_with_doppelganger if copier and words.wake_with_doppelganger else None

@@ -27,8 +27,6 @@ from .deck import (
     validate_player_name,
     validate_players,
 )
-from .dusk import VampireDeal, VampireNightResult, resolve_vampire_night
-from .epic import VampireOutcome, VampireVote, decide_vampire_outcome, tally_vampire_votes
 from .errors import (
     IllegalActionError,
     IllegalVoteError,
@@ -50,11 +48,12 @@ from .roles import (
     Ruleset,
     TargetShape,
     Team,
+    has_marks,
     is_werewolf,
     role_limits,
     team_of,
 )
-from .vampire_roles import VAMPIRE_ROLES, VAMPIRE_STEPS, Side, VampireRole
+from .roles_vampire import VAMPIRE_ROLES
 from .voting import Outcome, VoteResult, decide_outcome, tally_votes, validate_vote
 
 __all__ = [
@@ -65,7 +64,6 @@ __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "VAMPIRE_ROLES",
-    "VAMPIRE_STEPS",
     "ActionRule",
     "Artifact",
     "CentrePosition",
@@ -83,31 +81,23 @@ __all__ = [
     "Role",
     "RuleError",
     "Ruleset",
-    "Side",
     "TargetShape",
     "Team",
-    "VampireDeal",
-    "VampireNightResult",
-    "VampireOutcome",
-    "VampireRole",
-    "VampireVote",
     "VoteResult",
     "action_rule",
     "copied_action_rule",
     "deal_cards",
     "decide_outcome",
-    "decide_vampire_outcome",
     "default_deck",
     "finish_game",
+    "has_marks",
     "is_lone_werewolf",
     "is_werewolf",
     "make_deal",
     "max_players",
     "play_game",
     "resolve_night",
-    "resolve_vampire_night",
     "role_limits",
-    "tally_vampire_votes",
     "tally_votes",
     "team_of",
     "validate_action",
