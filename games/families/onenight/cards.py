@@ -20,6 +20,10 @@ TEAM_NAMES = {
     "town": pgettext_lazy("team", "town"),
     "werewolf": pgettext_lazy("team", "werewolf"),
     "tanner": pgettext_lazy("team", "tanner"),
+    # Vampire (docs/rules.md 8b.1).
+    "vampire": pgettext_lazy("team", "vampire"),
+    "assassin": pgettext_lazy("team", "assassin"),
+    "apprentice_assassin": pgettext_lazy("team", "apprentice assassin"),
 }
 
 
