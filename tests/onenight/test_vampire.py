@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
+from games.families.onenight.engine.artifacts import Artifact
 from games.families.onenight.engine.deck import Deal, make_deal
 from games.families.onenight.engine.epic import is_epic, team_at_dawn
 from games.families.onenight.engine.errors import IllegalActionError, InvalidDeckError
@@ -540,3 +541,15 @@ def test_an_assassin_without_a_mark_out_is_a_villager() -> None:
 def test_a_deal_must_name_every_card() -> None:
     with pytest.raises(InvalidDeckError):
         make_deal(OFFICIAL, ("Ann", "Ben", "Cat"), {"Ann": "vampire", "left": "villager"})
+
+
+def test_an_artifact_that_sets_the_role_overrides_the_mark_of_the_vampire() -> None:
+    """[VR] "Artifacts & Vampire" (docs/rules.md 8b.2): the Cudgel of the Tanner beats the
+    Mark of the Vampire; the Gremlin's card swap and the Robber's move the same cards."""
+    cards = {"Ann": V.CURATOR, "Ben": V.VAMPIRE, "Cat": R.VILLAGER, "Dan": V.GREMLIN}
+    table = {**cards, "left": R.VILLAGER, "middle": R.SEER, "right": R.TANNER}
+    d = Deal(OFFICIAL, ("Ann", "Ben", "Cat", "Dan"), table, artifacts=(Artifact.CUDGEL,))
+    result = night(d, {"Ben": ["Cat"], "Ann": ["Cat"], "Dan": ["Ann", "Ben"]})
+    assert result.marks["Cat"] is Mark.VAMPIRE and result.plays_as("Cat") is R.TANNER
+    assert not result.is_vampire("Cat") and team_at_dawn(result, "Cat") is Team.TANNER
+    assert result.final["Ann"] is V.VAMPIRE and result.is_vampire("Ann")  # the Gremlin's swap

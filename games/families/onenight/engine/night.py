@@ -62,8 +62,14 @@ class NightResult:
     told: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def is_vampire(self, player: str) -> bool:
-        """[VR]: a Vampire card played at dawn (a copy of one too) or the Mark of the Vampire."""
-        return self.marks.get(player) is Mark.VAMPIRE or ROLES[self.plays_as(player)].vampire
+        """[VR]: a Vampire card played at dawn (a copy of one too) or the Mark of the Vampire;
+        an artifact that sets the role (the Cudgel of the Tanner) overrides the mark
+        ([VR] "Artifacts & Vampire", docs/rules.md 8b.2)."""
+        artifact = self.artifacts.get(player)
+        sets_role = artifact is not None and ARTIFACTS[artifact].plays_as is not None
+        if not sets_role and self.marks.get(player) is Mark.VAMPIRE:
+            return True
+        return ROLES[self.plays_as(player)].vampire
 
     def plays_as(self, player: str) -> Role:
         """The role `player` plays as for the day: an artifact's role (Daybreak's claw, brand,
