@@ -553,3 +553,39 @@ def test_an_artifact_that_sets_the_role_overrides_the_mark_of_the_vampire() -> N
     assert result.marks["Cat"] is Mark.VAMPIRE and result.plays_as("Cat") is R.TANNER
     assert not result.is_vampire("Cat") and team_at_dawn(result, "Cat") is Team.TANNER
     assert result.final["Ann"] is V.VAMPIRE and result.is_vampire("Ann")  # the Gremlin's swap
+
+
+def test_card_moves_interleave_with_the_gremlins_swap() -> None:
+    """One night (docs/rules.md 8b.3): robber 6, witch 6b, gremlin 7d, drunk 8 move the same
+    cards, in that order."""
+    cards = {"Ann": R.ROBBER, "Ben": V.GREMLIN, "Cat": R.DRUNK, "Dan": R.VILLAGER, "Eve": R.WITCH}
+    table = {**cards, "left": R.SEER, "middle": R.VILLAGER, "right": R.TANNER}
+    d = Deal(OFFICIAL, tuple(cards), table)
+    actions = {
+        "Ann": ["Dan"],  # 6: Ann takes the villager, Dan holds the robber
+        "Eve": ["left", "Cat"],  # 6b: the seer to Cat, the drunk to the left
+        "Ben": ["Ann", "Cat"],  # 7d: Ann's villager and Cat's seer change places
+        "Cat": ["right"],  # 8: Cat's villager for the tanner
+    }
+    result = night(d, actions)
+    assert {p: c.value for p, c in result.final.items()} == {
+        "Ann": "seer",
+        "Ben": "gremlin",
+        "Cat": "tanner",
+        "Dan": "robber",
+        "Eve": "witch",
+        "left": "drunk",
+        "middle": "villager",
+        "right": "villager",
+    }
+    assert result.seen["Ann"]["Ann"] is R.VILLAGER  # the robber saw what it took, at 6
+
+
+def test_the_doppelganger_copies_at_dusk_with_vampire_cards_else_after_the_sentinel() -> None:
+    """docs/rules.md 8b.3: with a Vampire card the Doppelganger wakes at -7, before the
+    Sentinel; without one at 1, after it (a shielded card cannot be copied: 8a.3)."""
+    for fourth, copied in ((V.MARKSMAN, R.SEER), (R.VILLAGER, None)):
+        d = deal(R.DOPPELGANGER, R.SEER, R.SENTINEL, fourth)
+        result = night(d, {"Ann": ["Ben", "Dan"], "Cat": ["Ben"]})
+        assert result.copied is copied
+        assert ("Dan" in result.seen["Ann"]) is (copied is not None)  # the copied seer's look

@@ -191,9 +191,10 @@ class ActionRule:
     # A further check by name, in `actions.CHECKS` (the alpha wolf spares the werewolves).
     check: str | None = None
     # Vampire's marking roles (docs/rules.md 8b.4): what the targets name, checked by
-    # `marking.check_aim` instead of the shapes ("player", "neighbour", "card_and_mark",
-    # "marks_or_cards"); the shapes stay for the forms. A "must" left unsent is done by the
-    # engine on the first legal target (8b.3), so an empty action is allowed.
+    # `actions.check_aim` instead of the shapes ("players", "vampire_pick", "count",
+    # "neighbour", "card_and_mark", "marks_or_cards"); the shapes stay for the forms. A "must"
+    # left unsent is done by the engine on the first legal target (8b.3), so an empty action is
+    # allowed.
     aim: str | None = None
 
     @property

@@ -1,13 +1,15 @@
-"""Roles as data: every card of One Night is one record here, and each ruleset's night is one
-table of wake steps here.
+"""Roles as data: every card of One Night has one record in `ROLES`, and each ruleset's night is
+one table of wake steps here. The base game's records are here; Daybreak's and the Prince's are
+in roles_daybreak.py, Vampire's (and their dusk steps) in roles_vampire.py, the shapes of a
+record in role_types.py; `ROLES` joins them, so there is one catalogue and one night.
 
 A `RoleRecord` holds everything about one role: its card's name, its team, how many a deck of
 each ruleset may hold, what it may send in at night, how a Doppelganger plays it, and every text
 a player reads about it (its role message, the rules page's lines, the narrator's calls). The
 night tables `NIGHTS` list the wake steps of each ruleset in the document's order (rules/000 s8,
-rules/002 s5); each step names its handler, one small function pair in `resolvers.py` or
-`daybreak.py` (what the
-action does, what the player learns). The engine's night, the Doppelganger's copies, the
+rules/002 s5, docs/rules.md 8a.2 and 8b.3); each step names its handler, one small function
+pair in `resolvers.py`, `daybreak.py` or `dusk.py` (what the action does, what the player
+learns). The engine's night, the Doppelganger's copies, the
 narrator and the rules page all read these tables; nothing about a particular role's night is
 written anywhere else. Adding a role: docs/architecture.md, "Adding a role".
 

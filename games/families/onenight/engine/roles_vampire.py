@@ -3,8 +3,8 @@
 which roles.py places in the one official night (8b.3's combined order).
 
 Each record says what the role sends in (`action`, with an `aim` for what its names mean:
-`marking.check_aim`), how a Doppelganger plays it, its team and the texts a player reads; each
-step names its resolver in `marking.VAMPIRE_RESOLVERS`.
+`actions.check_aim`), how a Doppelganger plays it, its team and the texts a player reads; each
+step names its resolver in `dusk.VAMPIRE_RESOLVERS`.
 
 Sources: [VR] the Vampire rulebook and [VC] its compendium, as docs/rules.md 8b lists them.
 """
