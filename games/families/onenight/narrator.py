@@ -48,8 +48,8 @@ from .engine.roles import (
     Copy,
     WakeStep,
     has_marks,
-    role_limits,
 )
+from .online import not_online, online_limits
 
 # Seconds a role gets, awake, by default (each step's `Calls.seconds`); the host can change each.
 DEFAULT_PAUSE = 10
@@ -258,7 +258,11 @@ def reveal_sheet(
         raise RuleError(_("Choose %(player)s's card.") % {"player": missing[0]})
     if Role.DOPPELGANGER in final.values() and copied is None:
         raise RuleError(_("Say which role the Doppelganger copied (or that it copied none)."))
-    limits = role_limits(ruleset)
+    # A hand-made sheet with a card not played online (online.py) is refused.
+    offline = not_online([*(final[p] for p in players), *([copied] if copied else [])])
+    if offline:
+        raise RuleError(offline)
+    limits = online_limits(ruleset)
     for role, count in Counter(final[p] for p in players).items():
         if count > limits.get(role, 0):
             most = limits.get(role, 0)
