@@ -43,6 +43,21 @@ ROLE_ICONS: Mapping[str, str] = MappingProxyType(
         "curator": "locked-chest",
         "bodyguard": "police-officer-head",
         "prince": "jewel-crown",
+        # One Night's Vampire (issue 42, docs/rules.md 8b)
+        "copycat": "cat",
+        "vampire": "fangs",
+        "the_master": "vampire-cape",
+        "the_count": "bat-mask",
+        "renfield": "bat-wing",
+        "diseased": "plague-doctor-profile",
+        "cupid": "cupidon-arrow",
+        "instigator": "backstab",
+        "priest": "prayer",
+        "assassin": "hooded-assassin",
+        "apprentice_assassin": "ninja-mask",
+        "marksman": "reticule",
+        "pickpocket": "robber-hand",
+        "gremlin": "imp-laugh",
         # Multi-night Werewolf: the forum game (rules/001)
         "lunatic": "psychic-waves",
         "protector": "checked-shield",
@@ -93,6 +108,8 @@ TEAM_OF: Mapping[str, str] = MappingProxyType(
         "neutral": "neutral",
         "vampire": "vampire",
         "vampires": "vampire",
+        "assassin": "neutral",  # One Night's Vampire: plays for himself
+        "apprentice_assassin": "neutral",
     }
 )
 

@@ -26,6 +26,7 @@ from games.families.onenight.engine import (
 from games.families.onenight.engine.artifacts import Artifact
 from games.families.onenight.engine.messages import night_report, role_message
 from games.families.onenight.engine.roles import EXPANSION_ROLES, NIGHTS, own_step
+from games.families.onenight.engine.roles_vampire import VAMPIRE_ROLES
 
 R = Role
 OFFICIAL = Ruleset.OFFICIAL
@@ -278,7 +279,12 @@ def test_doppelganger_copies_act_at_once_or_after_the_original() -> None:
 
 def test_official_wake_order_with_daybreak() -> None:
     """Daybreak's combined order (docs/rules.md, the wake order)."""
-    labels = [(s.label, s.role.value) for s in NIGHTS[OFFICIAL] if s.copied is None]
+    # Vampire's steps (docs/rules.md 8b.3) take their places around these: test_vampire.py.
+    labels = [
+        (s.label, s.role.value)
+        for s in NIGHTS[OFFICIAL]
+        if s.copied is None and s.role not in VAMPIRE_ROLES and s.deck != "vampire"
+    ]
     assert labels == [
         ("0", "sentinel"),
         ("1", "doppelganger"),
@@ -353,7 +359,8 @@ def test_the_narrator_calls_every_wake_role_in_order() -> None:
     right after the originals."""
     from games.families.onenight import narrator
 
-    deck = [r for r in role_limits(OFFICIAL) if r is not R.DREAM_WOLF]
+    # Vampire's cards have their own order test (test_vampire.py).
+    deck = [r for r in role_limits(OFFICIAL) if r is not R.DREAM_WOLF and r not in VAMPIRE_ROLES]
     keys = [c.key for c in narrator.narration(OFFICIAL, deck)]
     assert keys == [
         "sentinel",

@@ -1,10 +1,12 @@
 """Table mode's narrator with Daybreak's cards (docs/rules.md 8a.2, 8a.3, 8a.5): the whole
-script, word for word, for a deck of every official card, and what changes with the deck."""
+script, word for word, for a deck of every official card table mode deals, and what changes
+with the deck."""
 
 from __future__ import annotations
 
 from games.families.onenight import narrator
-from games.families.onenight.engine import Role, Ruleset, role_limits
+from games.families.onenight.engine import Role, Ruleset
+from games.families.onenight.online import online_limits
 
 R = Role
 OFFICIAL = Ruleset.OFFICIAL
@@ -154,7 +156,8 @@ def script(deck: list[Role]) -> list[tuple[str, str, str]]:
 
 
 def test_the_script_of_a_deck_of_every_card() -> None:
-    deck = list(role_limits(OFFICIAL))
+    # Every card table mode deals (online.py: Vampire's wait for their web step, 8b.7).
+    deck = list(online_limits(OFFICIAL))
     assert script(deck) == EVERY_CARD_SCRIPT
     calls = narrator.narration(OFFICIAL, deck)
     # Each step is called once, with the pause of its own setting.

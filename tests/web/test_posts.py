@@ -121,7 +121,9 @@ def test_options_post_with_htmx_returns_the_panel() -> None:
         ({"count_seer": "9" * 10_000}, "must be a whole number"),
         ({"count_seer": "١٢"}, "The deck may hold 0 to 1 Seer cards."),
         ({"count_doppelganger": "1"}, "The Doppelganger is not used in the house rules."),
-        ({"count_vampire": "3"}, "'vampire' is not a role of this game."),
+        # The Vampire is a card of the official ruleset now (docs/rules.md 8b).
+        ({"count_ghost": "3"}, "'ghost' is not a role of this game."),
+        ({"count_vampire": "1"}, "The Vampire is not used in the house rules."),
         ({"day_minutes": ""}, "Please give the day length in minutes."),
         ({"day_minutes": "0"}, "The day length must be a whole number of minutes from 1 to 1440."),
         ({"day_minutes": "abc"}, "The day length must be a whole number of minutes."),

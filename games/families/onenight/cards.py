@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from .engine import Role, Ruleset, role_limits
+from .engine import Role, Ruleset
 from .engine.roles import ROLES, own_step
+from .online import online_limits
 from .options import RULES_PHRASE
 
 # The teams as a card's text names them (the value, "town", stays the page's style class).
@@ -20,6 +21,10 @@ TEAM_NAMES = {
     "town": pgettext_lazy("team", "town"),
     "werewolf": pgettext_lazy("team", "werewolf"),
     "tanner": pgettext_lazy("team", "tanner"),
+    # Vampire (docs/rules.md 8b.1).
+    "vampire": pgettext_lazy("team", "vampire"),
+    "assassin": pgettext_lazy("team", "assassin"),
+    "apprentice_assassin": pgettext_lazy("team", "apprentice assassin"),
 }
 
 
@@ -61,9 +66,9 @@ def _wakes(ruleset: Ruleset, role: Role) -> str:
 
 
 def role_cards(ruleset: Ruleset) -> tuple[RoleCard, ...]:
-    """A card for every role the ruleset deals, in the catalogue's order, from its record
-    (engine/roles.py) and its wake step."""
-    limits = role_limits(ruleset)
+    """A card for every role the ruleset deals online (online.py), in the catalogue's order,
+    from its record (engine/roles.py) and its wake step."""
+    limits = online_limits(ruleset)
     return tuple(
         RoleCard(
             role=role,

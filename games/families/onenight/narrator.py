@@ -47,8 +47,9 @@ from .engine.roles import (
     Calls,
     Copy,
     WakeStep,
-    role_limits,
+    has_marks,
 )
+from .online import not_online, online_limits
 
 # Seconds a role gets, awake, by default (each step's `Calls.seconds`); the host can change each.
 DEFAULT_PAUSE = 10
@@ -172,8 +173,12 @@ def narration(
     # Daybreak: the werewolves' step wakes the alpha and mystic wolves too, even with no plain
     # werewolf card in the deck.
     woken = cards | {ROLES[c].wakes_with for c in cards if ROLES[c].wakes_with is not None}
+    marks = has_marks(cards)
     for step in steps:
         if step.role not in woken or (step.copied is not None and step.copied not in cards):
+            continue
+        if step.deck is not None and (step.deck == "vampire") != marks:
+            # Vampire's dusk, and the Doppelganger's step at -7 or 1 (docs/rules.md 8b.3).
             continue
         words = _calls(step.role, step.copied)
         wake = words.wake_with_doppelganger if copier and words.wake_with_doppelganger else None
@@ -253,7 +258,11 @@ def reveal_sheet(
         raise RuleError(_("Choose %(player)s's card.") % {"player": missing[0]})
     if Role.DOPPELGANGER in final.values() and copied is None:
         raise RuleError(_("Say which role the Doppelganger copied (or that it copied none)."))
-    limits = role_limits(ruleset)
+    # A hand-made sheet with a card not played online (online.py) is refused.
+    offline = not_online([*(final[p] for p in players), *([copied] if copied else [])])
+    if offline:
+        raise RuleError(offline)
+    limits = online_limits(ruleset)
     for role, count in Counter(final[p] for p in players).items():
         if count > limits.get(role, 0):
             most = limits.get(role, 0)

@@ -14,8 +14,9 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games.tables.family import FamilyError
 
-from .engine import Role, RuleError, Ruleset, default_deck, max_players, role_limits, validate_deck
-from .engine.deck import MIN_PLAYERS, not_in_rules
+from .engine import Role, RuleError, Ruleset, default_deck, max_players, validate_deck
+from .engine.deck import MIN_PLAYERS
+from .online import not_dealt, not_online, online_limits
 
 # rules/000 s5e: players show they read the rules by typing this phrase. It is the document's
 # own words, compared letter by letter (a-z): it is not translated.
@@ -57,8 +58,13 @@ def start_problem(ruleset: str, options: Mapping[str, Any], players: int) -> str
             "At least %(count)d players are needed to start.",
             MIN_PLAYERS,
         ) % {"count": MIN_PLAYERS}
+    deck = deck_of(ruleset, options, players)
+    # A deck stored before a card's web step was built is not dealt (online.py).
+    problem = not_online(deck)
+    if problem:
+        return problem
     try:
-        validate_deck(Ruleset(ruleset), deck_of(ruleset, options, players), players)
+        validate_deck(Ruleset(ruleset), deck, players)
     except RuleError as error:
         return str(error)
     return None
@@ -107,9 +113,10 @@ def _minutes(raw: str | None, name: str, *, maximum: int, optional: bool) -> int
 
 def parse_deck(ruleset: str, fields: Mapping[str, Sequence[str]]) -> list[str]:
     """The deck from the form's counters (`count_<role>`), checked against the per-role limits
-    (rules/000 s4). The table's size is checked when the game starts."""
+    (rules/000 s4), and against the cards played online (online.py). The table's size is
+    checked when the game starts."""
     rules = Ruleset(ruleset)
-    limits = role_limits(rules)
+    limits = online_limits(rules)
     deck: list[str] = []
     for key in fields:
         if not key.startswith("count_"):
@@ -137,7 +144,8 @@ def parse_deck(ruleset: str, fields: Mapping[str, Sequence[str]]) -> list[str]:
         ):
             limit += 1  # Daybreak: the Alpha Wolf's centre werewolf card
         if count and limit == 0:
-            raise FamilyError(not_in_rules(role, rules))
+            # A forged post: the picker offers only the ruleset's cards played online.
+            raise FamilyError(not_dealt(role, rules))
         if not 0 <= count <= limit:
             raise FamilyError(
                 ngettext(

@@ -33,10 +33,10 @@ from .engine import (
     action_rule,
     copied_action_rule,
     max_players,
-    role_limits,
 )
 from .engine.actions import CHECKS
 from .engine.messages import RoleMessage, night_report, role_message
+from .online import online_limits
 from .play import LABELS, OneNightState, named_targets
 
 
@@ -202,7 +202,7 @@ def lobby(table: TableInfo, viewer: SeatInfo | None) -> Panel:
             limit=limit + (1 if r is Role.WEREWOLF and Role.ALPHA_WOLF in deck else 0),
             team=r.team.value,
         )
-        for r, limit in role_limits(rules).items()
+        for r, limit in online_limits(rules).items()
     )
     view = LobbyView(
         options=table.options,

@@ -27,10 +27,10 @@ from .engine import (
     Ruleset,
     default_deck,
     max_players,
-    role_limits,
     validate_deck,
 )
 from .narrator import CLOSING, INVESTIGATOR_BECOMES, OPENING, narration, reveal_sheet
+from .online import online_limits
 from .options import parse_deck
 
 DAY_MINUTES = 5  # at a table; the host changes it (rules/000's 30 minutes is for online play)
@@ -102,8 +102,8 @@ def read_setup(fields: Fields) -> NarratorSetup:
 
 
 def deck_rows(ruleset: Ruleset, counts: Mapping[Role, int]) -> list[tuple[Role, int, int]]:
-    """Each role of the ruleset with its count and limit, for the deck picker."""
-    return [(role, counts.get(role, 0), limit) for role, limit in role_limits(ruleset).items()]
+    """Each role of the ruleset played online with its count and limit, for the deck picker."""
+    return [(role, counts.get(role, 0), limit) for role, limit in online_limits(ruleset).items()]
 
 
 def _ruleset(fields: Fields) -> Ruleset:

@@ -35,6 +35,7 @@ from .errors import (
     RuleError,
 )
 from .game import GameResult, finish_game, play_game
+from .marks import Mark
 from .night import NightResult, NightStep, resolve_night
 from .roles import (
     CENTRE_POSITIONS,
@@ -47,10 +48,12 @@ from .roles import (
     Ruleset,
     TargetShape,
     Team,
+    has_marks,
     is_werewolf,
     role_limits,
     team_of,
 )
+from .roles_vampire import VAMPIRE_ROLES
 from .voting import Outcome, VoteResult, decide_outcome, tally_votes, validate_vote
 
 __all__ = [
@@ -60,6 +63,7 @@ __all__ = [
     "EXPANSION_ROLES",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "VAMPIRE_ROLES",
     "ActionRule",
     "Artifact",
     "CentrePosition",
@@ -69,6 +73,7 @@ __all__ = [
     "IllegalVoteError",
     "InvalidDeckError",
     "InvalidPlayersError",
+    "Mark",
     "NightResult",
     "NightStep",
     "Outcome",
@@ -85,6 +90,7 @@ __all__ = [
     "decide_outcome",
     "default_deck",
     "finish_game",
+    "has_marks",
     "is_lone_werewolf",
     "is_werewolf",
     "make_deal",

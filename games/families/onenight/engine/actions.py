@@ -106,6 +106,9 @@ def copied_action_rule(
     its own rule; every other copied role takes no targets.
     """
     record = ROLES[copied]
+    if record.copy is Copy.WITH_THEM and record.vampire and record.action is not None:
+        # Vampire ([VC]): a Doppelganger-vampire names the vampires' pick with them.
+        return record.action
     if record.copy is Copy.AT_ONCE:
         if record.action is None:
             raise LookupError(f"{copied.value} acts at once when copied but has no action rule")
@@ -120,6 +123,21 @@ def copied_action_rule(
     return ActionRule(copied, Requirement.NONE, (), COPIED_ACTS_NO_FURTHER)
 
 
+def copycat_action_rule(deal: Deal, player: str, position: str) -> ActionRule:
+    """The rule for the targets a Copycat sends after its centre card ([VC] Copycat): the
+    copied role's own action, when its condition holds for the Copycat (a copied werewolf is
+    not the lone werewolf of the deal). A copied Doppelganger is a villager (8b.4)."""
+    copied = deal.cards[position]
+    record = ROLES[copied]
+    if (
+        copied is not Role.DOPPELGANGER
+        and record.action is not None
+        and CONDITIONS[record.action_if](deal, player)
+    ):
+        return record.action
+    return ActionRule(copied, Requirement.NONE, (), COPIED_ACTS_NO_FURTHER)
+
+
 def _for(player: str, problem: str) -> str:
     """A refusal naming whose action it is: "Ann: A seer looks at..." (the web app drops the
     name on Ann's own page)."""
@@ -128,8 +146,51 @@ def _for(player: str, problem: str) -> str:
     return _("%(player)s: %(problem)s") % {"player": player, "problem": problem}
 
 
+def _neighbours(deal: Deal, player: str) -> tuple[str, str]:
+    seats = deal.players
+    i = seats.index(player)
+    return (seats[(i - 1) % len(seats)], seats[(i + 1) % len(seats)])
+
+
+def check_aim(deal: Deal, actor: str, rule: ActionRule, targets: tuple[str, ...]) -> None:
+    """Vampire's marking roles (docs/rules.md 8b.4): what their names mean, by `rule.aim`.
+    Nothing sent is allowed: a "must" is then done on the first legal player (8b.3)."""
+    if not targets:
+        return
+    named = list(targets)
+    if rule.aim == "marks_or_cards" and len(named) == 3:
+        if named[0] not in rule.words:
+            raise IllegalActionError(_for(actor, rule.description))
+        named = named[1:]
+    if rule.aim == "card_and_mark":
+        if len(named) > 2:
+            raise IllegalActionError(_for(actor, rule.description))
+        named = [n for n in named if n != "-"]
+        wanted = len(named)
+    else:
+        wanted = {"count": 2, "marks_or_cards": 2}.get(rule.aim or "", rule.shapes[0].players)
+    if len(named) != wanted or len(set(named)) != len(named):
+        raise IllegalActionError(_for(actor, rule.description))
+    for name in named:
+        if name not in deal.players:
+            raise IllegalActionError(
+                _("%(player)s: %(target)s is not a player or a centre card.")
+                % {"player": actor, "target": shown(name)}
+            )
+        if name == actor and not rule.self_ok:
+            raise IllegalActionError(
+                _("%(player)s: you cannot target yourself. %(rule)s")
+                % {"player": actor, "rule": rule.description}
+            )
+    if rule.aim == "neighbour" and named[0] not in _neighbours(deal, actor):
+        raise IllegalActionError(_for(actor, rule.description))
+
+
 def _check_shape(deal: Deal, actor: str, rule: ActionRule, targets: tuple[str, ...]) -> None:
     """Raise unless `targets` fits one of the rule's shapes (or is empty where that is allowed)."""
+    if rule.aim is not None:
+        check_aim(deal, actor, rule, targets)
+        return
     if not targets:
         if rule.requirement is Requirement.MANDATORY:
             raise IllegalActionError(_for(actor, rule.description))
@@ -192,6 +253,11 @@ def validate_action(deal: Deal, player: str, targets: Sequence[str]) -> tuple[st
         )
     chosen = tuple(targets)
     rule = action_rule(deal, player)
+    if rule.role is Role.COPYCAT and chosen:
+        # Vampire (8b.4): the Copycat's centre card, then the copied role's own action.
+        _check_shape(deal, player, rule, chosen[:1])
+        _check_shape(deal, player, copycat_action_rule(deal, player, chosen[0]), chosen[1:])
+        return chosen
     if not ROLES[rule.role].copies:
         _check_shape(deal, player, rule, chosen)
         return chosen

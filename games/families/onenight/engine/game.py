@@ -26,7 +26,8 @@ class GameResult:
 def finish_game(night: NightResult, votes: Mapping[str, str | None]) -> GameResult:
     """Tally `votes` after `night` and decide who won."""
     vote = tally_votes(night, votes)
-    return GameResult(night=night, vote=vote, outcome=decide_outcome(night, vote.dead))
+    outcome = decide_outcome(night, vote.dead, vote.votes)
+    return GameResult(night=night, vote=vote, outcome=outcome)
 
 
 def play_game(

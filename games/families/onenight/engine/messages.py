@@ -211,7 +211,14 @@ def night_report(night: NightResult, player: str) -> tuple[str, ...]:
     deal = night.deal
     step = own_step(deal.ruleset, deal.cards[player])
     lines: list[str] = []
-    if step is not None and step.handler is not None:
+    # Vampire (8b.2): a frightened player did not act tonight; only a step they were woken
+    # for with others (the werewolves seeing each other) still told them something.
+    frightened = player in night.frightened
+    if (
+        step is not None
+        and step.handler is not None
+        and not (frightened and step.order >= 0 and RESOLVERS[step.handler].each is not None)
+    ):
         learned = Learned(
             deal,
             player,
@@ -221,6 +228,8 @@ def night_report(night: NightResult, player: str) -> tuple[str, ...]:
             revealed=frozenset(night.revealed),
         )
         lines = RESOLVERS[step.handler].report(learned)
+    # Vampire (docs/rules.md 8b): what the player was told at dusk and about marks tonight.
+    lines = [*lines, *night.told.get(player, ())]
     if not lines:
         lines.append(_("You slept through the night."))
     artifact = night.artifacts.get(player)

@@ -14,6 +14,7 @@ from games.words import N_, _, listing
 from .actions import is_lone_werewolf
 from .daybreak import DAYBREAK_RESOLVERS
 from .deck import Deal
+from .dusk import VAMPIRE_RESOLVERS
 from .roles import (
     CENTRE_POSITIONS,
     ROLES,
@@ -58,6 +59,11 @@ def _copy(night: Tonight, turn: Turn, actor: str, targets: tuple[str, ...]) -> N
         night.blocked(turn, actor, model)
         return
     copied = night.cards[model]
+    if copied is Role.COPYCAT:
+        # Vampire ([VC]): a Doppelganger copying the Copycat becomes what the Copycat became
+        # (a villager if it copied nothing) and does nothing more.
+        copied = night.copycats.get(model, Role.VILLAGER)
+        night.idle_copy = True
     night.copied = copied
     night.became[Role.DOPPELGANGER] = copied
     night.seen[actor][model] = copied
@@ -69,7 +75,7 @@ def _copy(night: Tonight, turn: Turn, actor: str, targets: tuple[str, ...]) -> N
             % {"actor": actor, "model": model, "role": copied.title}
         ),
     )
-    if ROLES[copied].copy is Copy.AT_ONCE:
+    if ROLES[copied].copy is Copy.AT_ONCE and not night.idle_copy:
         act = _handler(night.deal, copied).each
         assert act is not None, copied
         act(night, Turn(turn.order, copied), actor, rest)
@@ -430,5 +436,6 @@ RESOLVERS: Mapping[str, Resolver] = MappingProxyType(
         "drunk": Resolver(_drunk_report, each=_drunk),
         "insomniac": Resolver(_insomniac_report, each=_insomniac),
         **DAYBREAK_RESOLVERS,
+        **VAMPIRE_RESOLVERS,
     }
 )

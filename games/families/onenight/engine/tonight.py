@@ -22,10 +22,13 @@ from games.words import _
 
 from .artifacts import Artifact
 from .deck import Deal
+from .marks import MarkTable
 from .roles import (
     ROLES,
     Copy,
     Role,
+    has_marks,
+    is_vampire_card,
     is_werewolf,
     where,
 )
@@ -63,13 +66,20 @@ class Tonight:
         "became",
         "cards",
         "copied",
+        "copycats",
         "deal",
         "doppelganger",
         "drawn",
+        "frightened",
+        "idle_copy",
         "log",
+        "marks",
+        "pick",
         "revealed",
         "seen",
         "shields",
+        "told",
+        "vampires",
         "with_log",
     )
 
@@ -78,7 +88,8 @@ class Tonight:
     ) -> None:
         self.with_log = with_log
         self.deal = deal
-        self.actions = actions
+        # A copy: a frightened player's sent action is dropped at the end of dusk (8b.2).
+        self.actions = dict(actions)
         self.cards: dict[str, Role] = dict(deal.cards)
         self.seen: dict[str, dict[str, Role]] = {p: {} for p in deal.players}
         self.log: list[NightStep] = []
@@ -94,6 +105,20 @@ class Tonight:
         self.drawn = 0
         self.revealed: list[str] = []
         self.became: dict[Role, Role] = {}
+        # Vampire (docs/rules.md 8b): the marks, dealt as Marks of Clarity, only with a Vampire
+        # card in the deck (None: the base and Daybreak game, unchanged); the Copycats' copies;
+        # whether the Doppelganger copied the Copycat (then it does not act: [VC]); the
+        # vampires and the player they marked; who was frightened at the end of dusk; and the
+        # lines each player was told about marks (their report).
+        self.marks: MarkTable | None = (
+            MarkTable(deal.players) if has_marks(deal.cards.values()) else None
+        )
+        self.copycats: dict[str, Role] = {}
+        self.idle_copy = False
+        self.vampires: tuple[str, ...] | None = None
+        self.pick: str | None = None
+        self.frightened: frozenset[str] = frozenset()
+        self.told: dict[str, list[str]] = {p: [] for p in deal.players}
 
     def note(self, turn: Turn, actors: Sequence[str], text: Callable[[], str]) -> None:
         """Log a step; the sentence is only written when a log is wanted (see resolve_night).
@@ -103,6 +128,32 @@ class Tonight:
         """
         if self.with_log:
             self.log.append(NightStep(turn.order, turn.role, tuple(actors), text()))
+
+    def tell(self, player: str, line: str) -> None:
+        """Vampire: a line of `player`'s report, written at the step from what they saw."""
+        self.told[player].append(line)
+
+    def acting(self, player: str) -> Role:
+        """The role a player acts as tonight: a copier's copy, else the card dealt."""
+        if player in self.copycats:
+            return self.copycats[player]
+        if player == self.doppelganger and self.copied is not None:
+            return self.copied
+        return self.deal.cards[player]
+
+    def own(self, player: str) -> tuple[str, ...]:
+        """The targets a player sent for the role they act as (after a copier's copy)."""
+        sent = self.actions.get(player, ())
+        if player in self.copycats or player == self.doppelganger:
+            return sent[1:]
+        return sent
+
+    def is_vampire_tonight(self, player: str) -> bool:
+        """A vampire at dusk: a Vampire card or a copy of one that acts ([VC]: the
+        Doppelganger-Copycat does not)."""
+        if player == self.doppelganger and self.idle_copy:
+            return False
+        return is_vampire_card(self.acting(player))
 
     def swap(self, a: str, b: str) -> None:
         self.cards[a], self.cards[b] = self.cards[b], self.cards[a]
@@ -128,22 +179,31 @@ class Tonight:
         and mystic wolves with the werewolves), in seat order, plus a Doppelganger that copied
         it and wakes with them (the role's `copy` is WITH_THEM, rules/002 s5)."""
         cards = self.deal.cards
+        # Vampire: a Copycat wakes as the role it copied ([VC]), its card no longer counts.
         players = tuple(
-            p for p in self.deal.players if cards[p] is role or ROLES[cards[p]].wakes_with is role
+            p
+            for p in self.deal.players
+            if (p not in self.copycats and (cards[p] is role or ROLES[cards[p]].wakes_with is role))
+            or (
+                p in self.copycats
+                and (self.copycats[p] is role or ROLES[self.copycats[p]].wakes_with is role)
+            )
         )
         copied = self.copied
         joins = copied is not None and (
             (copied is role and ROLES[role].copy is Copy.WITH_THEM)
             or ROLES[copied].wakes_with is role
         )
-        if joins and self.doppelganger is not None:
+        if joins and self.doppelganger is not None and not self.idle_copy:
             players = (*players, self.doppelganger)
         return players
 
     def werewolves(self) -> tuple[str, ...]:
         """Every player who is a werewolf tonight: dealt a werewolf card (Daybreak's dream wolf
         too, who shows its thumb), in seat order, then a Doppelganger that copied one."""
-        players = tuple(p for p in self.deal.players if is_werewolf(self.deal.cards[p]))
+        players = tuple(
+            p for p in self.deal.players if is_werewolf(self.copycats.get(p, self.deal.cards[p]))
+        )
         if self.copied is not None and self.doppelganger is not None and is_werewolf(self.copied):
             players = (*players, self.doppelganger)
         return players

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from games.words import _, listing, ngettext
 
 from .actions import not_a_player
+from .epic import count_with_marks, is_epic, outcome_with_marks
 from .errors import IllegalVoteError, shown
 from .night import NightResult
 from .roles import ROLES, Role, Ruleset, Team, is_werewolf
@@ -81,6 +82,9 @@ class VoteResult:
     hunted: tuple[str, ...]
     dead: tuple[str, ...]
     reason: str
+    # Vampire (docs/rules.md 8b.6): who died of love, and whether the Epic Battle count applied.
+    lovers: tuple[str, ...] = ()
+    epic: bool = False
 
 
 def _tanner_cannot_break_tie(night: NightResult, votes: Mapping[str, str | None]) -> bool:
@@ -127,6 +131,19 @@ def tally_votes(night: NightResult, votes: Mapping[str, str | None]) -> VoteResu
     players = night.deal.players
     checked = validate_votes(players, votes)
     counts = Counter(c for c in checked.values() if c is not None)
+    if night.marks:
+        # Vampire's cards (docs/rules.md 8b.6): the Master, the Epic Battle, the lovers.
+        count = count_with_marks(night, checked)
+        return VoteResult(
+            votes=checked,
+            counts=dict(counts),
+            lynched=count.lynched,
+            hunted=count.hunted,
+            dead=count.dead,
+            reason=count.reason,
+            lovers=count.lovers,
+            epic=count.epic,
+        )
     safe = _unkillable(night, checked)
     most = max(counts.values(), default=0)
     passed_over = [p for p in players if p in safe and counts[p] == most]
@@ -198,8 +215,16 @@ class Outcome:
     reason: str
 
 
-def decide_outcome(night: NightResult, dead: tuple[str, ...]) -> Outcome:
-    """The winners from the FINAL roles and the dead (rules/000 s2 and s6c, rules/002 s6)."""
+def decide_outcome(
+    night: NightResult, dead: tuple[str, ...], votes: Mapping[str, str | None] | None = None
+) -> Outcome:
+    """The winners from the FINAL roles and the dead (rules/000 s2 and s6c, rules/002 s6).
+
+    With Vampire's cards (the night has marks) the teams and marks of docs/rules.md 8b.6
+    decide, the Epic Battle included, and `votes` names who voted for the Mark of Disease."""
+    if night.marks:
+        teams, winners, reason = outcome_with_marks(night, dead, votes or {}, is_epic(night))
+        return Outcome(teams=teams, winners=winners, reason=reason)
     players = night.deal.players
     house = night.deal.ruleset is Ruleset.HOUSE
     role = {p: night.plays_as(p) for p in players}

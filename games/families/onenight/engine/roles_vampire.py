@@ -1,0 +1,475 @@
+"""The catalogue's records for One Night Ultimate Vampire (official ruleset only; docs/rules.md
+8b), registered into `roles.ROLES` with the base and Daybreak records, and their wake steps,
+which roles.py places in the one official night (8b.3's combined order).
+
+Each record says what the role sends in (`action`, with an `aim` for what its names mean:
+`actions.check_aim`), how a Doppelganger plays it, its team and the texts a player reads; each
+step names its resolver in `dusk.VAMPIRE_RESOLVERS`.
+
+Sources: [VR] the Vampire rulebook and [VC] its compendium, as docs/rules.md 8b lists them.
+"""
+
+from __future__ import annotations
+
+from games.words import N_
+
+from .role_types import (
+    ONE_CENTRE,
+    ONE_PLAYER,
+    TWO_PLAYERS,
+    ActionRule,
+    Calls,
+    Copy,
+    Requirement,
+    Role,
+    RoleRecord,
+    Ruleset,
+    Team,
+    WakeStep,
+)
+
+_VILLAGE_WINS = {
+    Ruleset.OFFICIAL: N_("With the village: the village wins if a vampire (or werewolf) dies.")
+}
+_VAMPIRE_WINS = {Ruleset.OFFICIAL: N_("With the vampires: they win if no vampire dies.")}
+_ONE = {Ruleset.OFFICIAL: 1}  # [VR] contents: "14 unique roles"
+_PICK = N_("The vampires give the Mark of the Vampire to a player who is not a vampire.")
+_DOPP_SLEEPS = N_("Doppelganger, close your eyes.")
+
+
+def _calls(key: str, wake: str, sleep: str, seconds: int = 8) -> Calls:
+    return Calls(key, wake, sleep, seconds)
+
+
+VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
+    RoleRecord(
+        Role.COPYCAT,
+        N_("Copycat"),
+        Team.TOWN,
+        "[VC] Copycat; [VR] Special Cases",
+        limits=_ONE,
+        does=N_("Looks at a centre card first of all and is that role from then on."),
+        wins={Ruleset.OFFICIAL: N_("With the team of the card it copied.")},
+        message=(N_("At dusk you look at one centre card: you become that role and act as it."),),
+        action=ActionRule(
+            Role.COPYCAT,
+            Requirement.MANDATORY,
+            (ONE_CENTRE,),
+            N_("A copycat looks at one centre card, then acts as that role."),
+        ),
+        copy=Copy.BECOMES,
+        calls=_calls(
+            "copycat",
+            N_("Copycat, wake up and look at one card in the centre: you are now that role."),
+            N_("Copycat, close your eyes."),
+        ),
+    ),
+    RoleRecord(
+        Role.VAMPIRE,
+        N_("Vampire"),
+        Team.VAMPIRE,
+        "[VC] Vampire",
+        limits=_ONE,
+        does=N_("Wakes with the vampires; together they give the Mark of the Vampire."),
+        wins=_VAMPIRE_WINS,
+        message=(N_("At dusk you and the other vampires pick a player to turn into a vampire."),),
+        action=ActionRule(
+            Role.VAMPIRE, Requirement.MANDATORY, (ONE_PLAYER,), _PICK, aim="vampire_pick"
+        ),
+        copy=Copy.WITH_THEM,
+        vampire=True,
+        calls=_calls(
+            "vampires",
+            N_(
+                "Vampires, wake up and look for each other. Together, give the Mark of the"
+                " Vampire to a player who is not a vampire."
+            ),
+            N_("Vampires, close your eyes."),
+            12,
+        ),
+    ),
+    RoleRecord(
+        Role.THE_MASTER,
+        N_("The Master"),
+        Team.VAMPIRE,
+        "[VC] The Master",
+        limits=_ONE,
+        does=N_("A vampire; cannot be killed if another vampire votes for it."),
+        wins=_VAMPIRE_WINS,
+        message=(
+            N_(
+                "You are a vampire. If another vampire votes for you tomorrow, you cannot be"
+                " killed."
+            ),
+        ),
+        action=ActionRule(
+            Role.THE_MASTER, Requirement.MANDATORY, (ONE_PLAYER,), _PICK, aim="vampire_pick"
+        ),
+        copy=Copy.WITH_THEM,
+        vampire=True,
+        wakes_with=Role.VAMPIRE,
+        calls=_calls(
+            "the-master",
+            N_("The Master wakes with the vampires and picks with them."),
+            N_("Vampires, close your eyes."),
+            2,
+        ),
+    ),
+    RoleRecord(
+        Role.THE_COUNT,
+        N_("The Count"),
+        Team.VAMPIRE,
+        "[VC] The Count",
+        limits=_ONE,
+        does=N_("A vampire; then gives the Mark of Fear to a player who is not a vampire."),
+        wins=_VAMPIRE_WINS,
+        message=(N_("You are a vampire. After the vampires' pick you frighten another player."),),
+        action=ActionRule(
+            Role.THE_COUNT,
+            Requirement.MANDATORY,
+            (TWO_PLAYERS,),
+            N_("The count names the vampires' pick, then a player for the Mark of Fear."),
+            aim="count",
+        ),
+        copy=Copy.OWN_STEP,
+        vampire=True,
+        wakes_with=Role.VAMPIRE,
+        calls=_calls(
+            "the-count",
+            N_("The Count, wake up and give the Mark of Fear to a player who is not a vampire."),
+            N_("The Count, close your eyes."),
+        ),
+        copy_calls=_calls(
+            "doppelganger-the-count",
+            N_("Doppelganger, if you copied the Count, wake up and give your Mark of Fear."),
+            _DOPP_SLEEPS,
+        ),
+    ),
+    RoleRecord(
+        Role.RENFIELD,
+        N_("Renfield"),
+        Team.VAMPIRE,
+        "[VC] Renfield",
+        limits=_ONE,
+        does=N_("Sees the vampires and their pick; takes the Mark of the Bat."),
+        wins={
+            Ruleset.OFFICIAL: N_(
+                "With the vampires (not one of them) if no vampire dies; alone, with the village."
+            )
+        },
+        message=(
+            N_("At dusk you see the vampires and whom they picked. You win if no vampire dies."),
+        ),
+        copy=Copy.OWN_STEP,
+        calls=_calls(
+            "renfield",
+            N_("Renfield, wake up: see the vampires and their pick, and take the Mark of the Bat."),
+            N_("Renfield, close your eyes."),
+        ),
+        copy_calls=_calls(
+            "doppelganger-renfield",
+            N_("Doppelganger, if you copied Renfield, wake up and take the Mark of the Bat."),
+            _DOPP_SLEEPS,
+        ),
+    ),
+    RoleRecord(
+        Role.DISEASED,
+        N_("Diseased"),
+        Team.TOWN,
+        "[VR] Marks; [VC] Diseased",
+        limits=_ONE,
+        does=N_("Gives the Mark of Disease to a neighbour: whoever votes for them cannot win."),
+        wins=_VILLAGE_WINS,
+        message=(N_("At dusk you pass your disease to the player on your left or right."),),
+        action=ActionRule(
+            Role.DISEASED,
+            Requirement.MANDATORY,
+            (ONE_PLAYER,),
+            N_("The diseased names a neighbour."),
+            aim="neighbour",
+        ),
+        copy=Copy.AT_ONCE,
+        calls=_calls(
+            "diseased",
+            N_("Diseased, wake up and give the Mark of Disease to a neighbour."),
+            N_("Diseased, close your eyes."),
+        ),
+    ),
+    RoleRecord(
+        Role.CUPID,
+        N_("Cupid"),
+        Team.TOWN,
+        "[VR] Marks; [VC] Cupid",
+        limits=_ONE,
+        does=N_("May make two players fall in love: if one dies, so does the other."),
+        wins=_VILLAGE_WINS,
+        message=(N_("At dusk you may make two players lovers, yourself allowed."),),
+        action=ActionRule(
+            Role.CUPID,
+            Requirement.OPTIONAL,
+            (TWO_PLAYERS,),
+            N_("Cupid names two players, or nobody."),
+            self_ok=True,
+            aim="players",
+        ),
+        copy=Copy.AT_ONCE,
+        calls=_calls(
+            "cupid",
+            N_("Cupid, wake up and you may give Marks of Love to two players."),
+            N_("Cupid, close your eyes."),
+        ),
+    ),
+    RoleRecord(
+        Role.INSTIGATOR,
+        N_("Instigator"),
+        Team.TOWN,
+        "[VR] Marks; [VC] Instigator",
+        limits=_ONE,
+        does=N_("May make a player a traitor: they win only if a teammate dies."),
+        wins=_VILLAGE_WINS,
+        message=(N_("At dusk you may make any player a traitor to their team."),),
+        action=ActionRule(
+            Role.INSTIGATOR,
+            Requirement.OPTIONAL,
+            (ONE_PLAYER,),
+            N_("The instigator names one player, or nobody."),
+            self_ok=True,
+            aim="players",
+        ),
+        copy=Copy.AT_ONCE,
+        calls=_calls(
+            "instigator",
+            N_("Instigator, wake up and you may give the Mark of the Traitor to a player."),
+            N_("Instigator, close your eyes."),
+        ),
+    ),
+    RoleRecord(
+        Role.PRIEST,
+        N_("Priest"),
+        Team.TOWN,
+        "[VC] Priest",
+        limits=_ONE,
+        does=N_("Takes a Mark of Clarity and may give one to another player."),
+        wins=_VILLAGE_WINS,
+        message=(N_("At dusk you clear your own mark, and may clear one other player's."),),
+        action=ActionRule(
+            Role.PRIEST,
+            Requirement.OPTIONAL,
+            (ONE_PLAYER,),
+            N_("The priest names one other player, or nobody."),
+            aim="players",
+        ),
+        copy=Copy.OWN_STEP,
+        calls=_calls(
+            "priest",
+            N_("Priest, wake up, take a Mark of Clarity and you may give one to another player."),
+            N_("Priest, close your eyes."),
+        ),
+        copy_calls=_calls(
+            "doppelganger-priest",
+            N_("Doppelganger, if you copied the Priest, wake up and do as the Priest."),
+            _DOPP_SLEEPS,
+        ),
+    ),
+    RoleRecord(
+        Role.ASSASSIN,
+        N_("Assassin"),
+        Team.ASSASSIN,
+        "[VR] Marks; [VC] Assassin",
+        limits=_ONE,
+        does=N_("Marks a player; wins if a player with the Mark of the Assassin dies."),
+        wins={Ruleset.OFFICIAL: N_("Alone: if a marked player dies, whoever else wins.")},
+        message=(N_("At dusk you mark your target. You win if a marked player dies."),),
+        action=ActionRule(
+            Role.ASSASSIN,
+            Requirement.MANDATORY,
+            (ONE_PLAYER,),
+            N_("The assassin names any player."),
+            self_ok=True,
+            aim="players",
+        ),
+        copy=Copy.OWN_STEP,
+        calls=_calls(
+            "assassin",
+            N_("Assassin, wake up and give the Mark of the Assassin to any player."),
+            N_("Assassin, close your eyes."),
+        ),
+        copy_calls=_calls(
+            "doppelganger-assassin",
+            N_("Doppelganger, if you copied the Assassin, wake up and give your mark too."),
+            _DOPP_SLEEPS,
+        ),
+    ),
+    RoleRecord(
+        Role.APPRENTICE_ASSASSIN,
+        N_("Apprentice Assassin"),
+        Team.APPRENTICE_ASSASSIN,
+        "[VC] Apprentice Assassin",
+        limits=_ONE,
+        does=N_("Sees the Assassin and wins if the Assassin dies; with none, marks a player."),
+        wins={
+            Ruleset.OFFICIAL: N_("Alone: if the Assassin dies (with no Assassin, a marked player).")
+        },
+        message=(N_("At dusk you meet the Assassin. You win if the Assassin dies."),),
+        action=ActionRule(
+            Role.APPRENTICE_ASSASSIN,
+            Requirement.MANDATORY,
+            (ONE_PLAYER,),
+            N_("With no assassin, the apprentice names any player."),
+            self_ok=True,
+            aim="players",
+        ),
+        copy=Copy.OWN_STEP,
+        calls=_calls(
+            "apprentice-assassin",
+            N_(
+                "Apprentice Assassin, wake up. Assassin, show yourself. With no Assassin, give"
+                " the Mark of the Assassin."
+            ),
+            N_("Assassins, close your eyes."),
+        ),
+        copy_calls=_calls(
+            "doppelganger-apprentice-assassin",
+            N_("Doppelganger, if you copied the Apprentice Assassin, wake up and do as it."),
+            _DOPP_SLEEPS,
+        ),
+    ),
+    RoleRecord(
+        Role.MARKSMAN,
+        N_("Marksman"),
+        Team.TOWN,
+        "[VC] Marksman",
+        limits=_ONE,
+        does=N_("May look at one player's card and another player's mark."),
+        wins=_VILLAGE_WINS,
+        message=(N_("Tonight you may look at one player's card and another player's mark."),),
+        action=ActionRule(
+            Role.MARKSMAN,
+            Requirement.OPTIONAL,
+            (ONE_PLAYER, TWO_PLAYERS),
+            N_('The marksman names a card, then a mark ("-" for none), of two other players.'),
+            aim="card_and_mark",
+        ),
+        copy=Copy.OWN_STEP,
+        calls=_calls(
+            "marksman",
+            N_("Marksman, wake up. You may look at one player's card and another player's mark."),
+            N_("Marksman, close your eyes."),
+        ),
+        copy_calls=_calls(
+            "doppelganger-marksman",
+            N_("Doppelganger, if you copied the Marksman, wake up and look as the Marksman."),
+            _DOPP_SLEEPS,
+        ),
+    ),
+    RoleRecord(
+        Role.PICKPOCKET,
+        N_("Pickpocket"),
+        Team.TOWN,
+        "[VC] Pickpocket",
+        limits=_ONE,
+        does=N_("May swap marks with another player, then sees the new one."),
+        wins=_VILLAGE_WINS,
+        message=(N_("Tonight you may swap your mark with another player's and look at it."),),
+        action=ActionRule(
+            Role.PICKPOCKET,
+            Requirement.OPTIONAL,
+            (ONE_PLAYER,),
+            N_("The pickpocket names one other player."),
+            aim="players",
+        ),
+        copy=Copy.OWN_STEP,
+        calls=_calls(
+            "pickpocket",
+            N_("Pickpocket, wake up. You may swap your mark with another player's, and look."),
+            N_("Pickpocket, close your eyes."),
+        ),
+        copy_calls=_calls(
+            "doppelganger-pickpocket",
+            N_("Doppelganger, if you copied the Pickpocket, wake up and do as the Pickpocket."),
+            _DOPP_SLEEPS,
+        ),
+    ),
+    RoleRecord(
+        Role.GREMLIN,
+        N_("Gremlin"),
+        Team.TOWN,
+        "[VC] Gremlin",
+        limits=_ONE,
+        does=N_("May swap two players' marks, or their cards, without looking."),
+        wins=_VILLAGE_WINS,
+        message=(N_("Tonight you may swap two players' marks, or their cards, unseen."),),
+        action=ActionRule(
+            Role.GREMLIN,
+            Requirement.OPTIONAL,
+            (TWO_PLAYERS,),
+            N_('The gremlin names two players (their cards), or "marks" and two players.'),
+            self_ok=True,
+            words=("marks", "cards"),
+            aim="marks_or_cards",
+        ),
+        copy=Copy.OWN_STEP,
+        calls=_calls(
+            "gremlin",
+            N_("Gremlin, wake up. You may swap the marks, or the cards, of two players."),
+            N_("Gremlin, close your eyes."),
+        ),
+        copy_calls=_calls(
+            "doppelganger-gremlin",
+            N_("Doppelganger, if you copied the Gremlin, wake up and do as the Gremlin."),
+            _DOPP_SLEEPS,
+        ),
+    ),
+)
+
+VAMPIRE_ROLES: frozenset[Role] = frozenset(r.role for r in VAMPIRE_RECORDS)
+
+_D = Role.DOPPELGANGER
+_V = "vampire"  # played only with a Vampire card in the deck (WakeStep.deck)
+
+# [VR]'s combined order, dusk (8b.3): -8 Copycat, -7 Doppelganger, -6 vampires (the Master
+# with them), -6b Count, -6c Renfield, -5 Diseased, -4 Cupid, -3 Instigator, -2 Priest,
+# -1 Assassin, -1b Apprentice Assassin, each Doppelganger copy right after its role; then 00,
+# the end of dusk: everyone looks at their mark and the lovers see each other.
+DUSK_STEPS: tuple[WakeStep, ...] = (
+    WakeStep("-8", Role.COPYCAT, "copycat", N_("Dusk, first of all."), deck=_V),
+    WakeStep(
+        "-7",
+        _D,
+        "copy",
+        N_("First; at dusk after the copycat with Vampire cards; again later for some copies."),
+        deck=_V,
+    ),
+    WakeStep("-6", Role.VAMPIRE, "vampires", N_("Dusk, with the other vampires."), deck=_V),
+    WakeStep("-6", Role.THE_MASTER, "vampires", N_("Dusk, with the other vampires."), deck=_V),
+    WakeStep("-6b", Role.THE_COUNT, "count", N_("Dusk, with the vampires, then alone."), deck=_V),
+    WakeStep("-6ba", _D, "count", copied=Role.THE_COUNT, deck=_V),
+    WakeStep("-6c", Role.RENFIELD, "renfield", N_("Dusk, after the vampires."), deck=_V),
+    WakeStep("-6ca", _D, "renfield", copied=Role.RENFIELD, deck=_V),
+    WakeStep("-5", Role.DISEASED, "diseased", N_("Dusk, after Renfield."), deck=_V),
+    WakeStep("-4", Role.CUPID, "cupid", N_("Dusk, after the diseased."), deck=_V),
+    WakeStep("-3", Role.INSTIGATOR, "instigator", N_("Dusk, after Cupid."), deck=_V),
+    WakeStep("-2", Role.PRIEST, "priest", N_("Dusk, after the instigator."), deck=_V),
+    WakeStep("-2a", _D, "priest", copied=Role.PRIEST, deck=_V),
+    WakeStep("-1", Role.ASSASSIN, "assassin", N_("Dusk, after the priest."), deck=_V),
+    WakeStep("-1a", _D, "assassin", copied=Role.ASSASSIN, deck=_V),
+    WakeStep("-1b", Role.APPRENTICE_ASSASSIN, "apprentice_assassin", N_("Dusk, last."), deck=_V),
+    WakeStep("-1ba", _D, "apprentice_assassin", copied=Role.APPRENTICE_ASSASSIN, deck=_V),
+    # The end of dusk: not a role's own step (the Cupid's own is -4); every player and the
+    # lovers wake here.
+    WakeStep("00", Role.CUPID, "lovers", deck=_V),
+)
+# The night's three (8b.3): 5d after the paranormal investigator, 6c after the witch, 7d after
+# the village idiot.
+MARKSMAN_STEPS: tuple[WakeStep, ...] = (
+    WakeStep("5d", Role.MARKSMAN, "marksman", N_("After the paranormal investigator.")),
+    WakeStep("5da", _D, "marksman", copied=Role.MARKSMAN),
+)
+PICKPOCKET_STEPS: tuple[WakeStep, ...] = (
+    WakeStep("6c", Role.PICKPOCKET, "pickpocket", N_("After the witch.")),
+    WakeStep("6ca", _D, "pickpocket", copied=Role.PICKPOCKET),
+)
+GREMLIN_STEPS: tuple[WakeStep, ...] = (
+    WakeStep("7d", Role.GREMLIN, "gremlin", N_("After the village idiot.")),
+    WakeStep("7da", _D, "gremlin", copied=Role.GREMLIN),
+)
