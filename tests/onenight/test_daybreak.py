@@ -402,3 +402,21 @@ def test_a_doppelganger_alpha_wolf_with_no_prey_acts_no_further() -> None:
     assert copied_action_rule(R.ALPHA_WOLF, d, "Ann").requirement.value == "none"
     r = resolve_night(d, {"Ann": ["Ben"], "Ben": ["Ann"]})
     assert r.copied is R.ALPHA_WOLF and final(r, "Ann", CENTRE_WOLF) == ("werewolf", "doppelganger")
+
+
+def test_doppelganger_message_names_the_decks_at_once_roles() -> None:
+    """8a.3: in a Daybreak deck the Doppelganger's role message names the deck's at-once roles
+    (the records' `copy`), Daybreak's with the base game's, in wake order."""
+    d = deal(
+        Ann="doppelganger", Ben="sentinel", Cat="witch", Dan="seer", Eve="werewolf", **BASE
+    )
+    text = role_message(d, "Ann").text
+    assert "Sentinel, Seer and Witch" in text
+    assert "troublemaker" not in text and "drunk" not in text
+
+
+def test_doppelganger_message_of_a_base_deck_is_unchanged() -> None:
+    """A deck of base cards keeps the record's words (rules/002 s5)."""
+    d = deal(Ann="doppelganger", Ben="seer", Cat="werewolf", Dan="villager", **BASE)
+    text = role_message(d, "Ann").text
+    assert "If you copy a seer, robber, troublemaker or drunk, you do that role's action" in text

@@ -22,7 +22,19 @@ from .artifacts import ARTIFACTS
 from .deck import Deal
 from .night import NightResult
 from .resolvers import RESOLVERS
-from .roles import ROLES, TOWN_GOAL, WEREWOLF_GOAL, Role, Ruleset, Team, is_werewolf, own_step
+from .roles import (
+    DAYBREAK_ROLES,
+    NIGHTS,
+    ROLES,
+    TOWN_GOAL,
+    WEREWOLF_GOAL,
+    Copy,
+    Role,
+    Ruleset,
+    Team,
+    is_werewolf,
+    own_step,
+)
 from .tonight import Learned
 
 TOWN_GOAL_NO_WOLF = {
@@ -174,6 +186,30 @@ TOLD: Mapping[str, Callable[[Deal, str], list[str]]] = MappingProxyType(
 )
 
 
+# docs/rules.md 8a.3: with Daybreak's cards the Doppelganger also acts at once as a copied
+# sentinel, apprentice seer, investigator, witch or village idiot; its message names the deck's
+# at-once roles (`Copy.AT_ONCE`), as the narrator's call does. A base deck keeps its record's words.
+# Translators: %(roles)s is a list of card names, "Sentinel, Seer and Witch".
+COPIER_AT_ONCE = N_("If you copy one of these, you do its action at once: %(roles)s.")
+COPIER_LATER = N_("Any other role you copy acts when that role does, if it wakes at all.")
+
+
+def _at_once_in_deck(deal: Deal) -> list[Role]:
+    """The deck's roles a Doppelganger copying them plays at once, in wake order."""
+    cards = set(deal.cards.values())
+    at_once = [r for r in cards if ROLES[r].copy is Copy.AT_ONCE]
+    order = [s.role for s in NIGHTS[deal.ruleset] if s.copied is None]
+    return sorted(at_once, key=lambda r: (order.index(r) if r in order else len(order), r.value))
+
+
+def _copier_message(deal: Deal, record_message: tuple[str, ...]) -> list[str]:
+    """The Doppelganger's paragraphs: its record's, the at-once roles named from the deck."""
+    first, _base_at_once, *rest = record_message
+    roles = listing([r.title for r in _at_once_in_deck(deal)])
+    middle = (_(COPIER_AT_ONCE) % {"roles": roles} + " " if roles else "") + _(COPIER_LATER)
+    return [_(first), middle, *(_(paragraph) for paragraph in rest)]
+
+
 def role_message(deal: Deal, player: str) -> RoleMessage:
     """The message `player` reads when the cards are dealt (rules/000 s4, s6b, s6c).
 
@@ -188,6 +224,8 @@ def role_message(deal: Deal, player: str) -> RoleMessage:
     heading = _("You are the %(role)s.") % {"role": role.title}
     if record.told is not None:
         body = TOLD[record.told](deal, player)
+    elif record.copies and DAYBREAK_ROLES & set(deal.cards.values()):
+        body = _copier_message(deal, record.message)
     else:
         body = [_(paragraph) for paragraph in record.message]
     if record.team is Team.TOWN and not record.copies:
