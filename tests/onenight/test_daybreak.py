@@ -420,3 +420,28 @@ def test_doppelganger_message_of_a_base_deck_is_unchanged() -> None:
     d = deal(Ann="doppelganger", Ben="seer", Cat="werewolf", Dan="villager", **BASE)
     text = role_message(d, "Ann").text
     assert "If you copy a seer, robber, troublemaker or drunk, you do that role's action" in text
+
+
+def test_the_night_log_names_every_role_as_its_card() -> None:
+    """The reveal's night, step by step: the acting role is named as its card ("(Seer)",
+    "(Sentinel)"), base and Daybreak alike, whether the role acted or not."""
+    import re
+
+    acted = deal(
+        Ann="sentinel", Ben="seer", Cat="robber", Dan="troublemaker", Eve="drunk",
+        Fay="insomniac", Gus="minion", Hal="witch", left="werewolf", middle="villager",
+        right="revealer",
+    )  # fmt: skip
+    idle = deal(
+        Ann="sentinel", Ben="seer", Cat="robber", Dan="troublemaker", Eve="witch",
+        Fay="werewolf", left="villager", middle="villager", right="hunter",
+    )  # fmt: skip
+    moves = {
+        "Ann": ["Ben"], "Ben": ["left", "middle"], "Cat": ["Gus"], "Dan": ["Fay", "Gus"],
+        "Eve": ["left"], "Hal": ["middle", "Ann"],
+    }  # fmt: skip
+    texts = [s.text for s in resolve_night(acted, moves).log]
+    texts += [s.text for s in resolve_night(idle, {}).log]
+    assert texts
+    for text in texts:
+        assert not re.search(r"\([a-z]+\)", text), text

@@ -55,7 +55,7 @@ REPORTS = {
     "Cat": "You swapped cards with Ann. You are now the Werewolf.",
 }
 # Lines only the reveal may show (from the night log and the reveal table).
-REVEAL_ONLY = ["(seer) looked at", "(robber) took", "The night, step by step", "Centre cards"]
+REVEAL_ONLY = ["(Seer) looked at", "(Robber) took", "The night, step by step", "Centre cards"]
 LABELS = {"night": "Night", "day": "Day", "voting": "Voting", "reveal": "Reveal"}
 
 

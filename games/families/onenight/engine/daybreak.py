@@ -25,7 +25,7 @@ def _sentinel(night: Tonight, turn: Turn, actor: str, targets: tuple[str, ...]) 
     """Daybreak, Sentinel: a shield on another player's card, before anyone else wakes."""
     if not targets:
         night.note(
-            turn, [actor], lambda: _("%(actor)s (sentinel) placed no shield.") % {"actor": actor}
+            turn, [actor], lambda: _("%(actor)s (Sentinel) placed no shield.") % {"actor": actor}
         )
         return
     (target,) = targets
@@ -270,7 +270,7 @@ def _witch_targets(targets: tuple[str, ...]) -> tuple[str, str]:
 def _witch(night: Tonight, turn: Turn, actor: str, targets: tuple[str, ...]) -> None:
     """Daybreak, Witch: a look at a centre card, then its swap with any player's card."""
     if not targets:
-        night.note(turn, [actor], lambda: _("%(actor)s (witch) did nothing.") % {"actor": actor})
+        night.note(turn, [actor], lambda: _("%(actor)s (Witch) did nothing.") % {"actor": actor})
         return
     position, player = _witch_targets(targets)
     card = night.cards[position]
@@ -369,7 +369,7 @@ def _revealer(night: Tonight, turn: Turn, actor: str, targets: tuple[str, ...]) 
         night.note(
             turn,
             [actor],
-            lambda: _("%(actor)s (revealer) turned no card over.") % {"actor": actor},
+            lambda: _("%(actor)s (Revealer) turned no card over.") % {"actor": actor},
         )
         return
     (target,) = targets
@@ -415,7 +415,7 @@ def _curator(night: Tonight, turn: Turn, actor: str, targets: tuple[str, ...]) -
         night.note(
             turn,
             [actor],
-            lambda: _("%(actor)s (curator) placed no artifact.") % {"actor": actor},
+            lambda: _("%(actor)s (Curator) placed no artifact.") % {"actor": actor},
         )
         return
     (target,) = targets

@@ -193,11 +193,11 @@ def _minion(night: Tonight, turn: Turn, minions: tuple[str, ...]) -> None:
 
 def _minion_saw(minion: str, wolves: list[str]) -> str:
     if wolves:
-        return _("%(minion)s (minion) saw the werewolves: %(names)s.") % {
+        return _("%(minion)s (Minion) saw the werewolves: %(names)s.") % {
             "minion": minion,
             "names": listing(wolves),
         }
-    return _("%(minion)s (minion) found that no player is a werewolf.") % {"minion": minion}
+    return _("%(minion)s (Minion) found that no player is a werewolf.") % {"minion": minion}
 
 
 def _minion_report(learned: Learned) -> list[str]:
@@ -245,7 +245,7 @@ def _seer(night: Tonight, turn: Turn, actor: str, targets: tuple[str, ...]) -> N
         night.note(
             turn,
             [actor],
-            lambda: _("%(actor)s (seer) chose not to look at any card.") % {"actor": actor},
+            lambda: _("%(actor)s (Seer) chose not to look at any card.") % {"actor": actor},
         )
         return
     if night.shielded(*targets):
@@ -260,7 +260,7 @@ def _seer_looked(night: Tonight, actor: str, targets: tuple[str, ...]) -> str:
     first = targets[0]
     if len(targets) == 1:
         # Translators: %(card)s is "Ann's card" or "the left centre card"; %(role)s what it is.
-        return _("%(actor)s (seer) looked at %(card)s (%(role)s).") % {
+        return _("%(actor)s (Seer) looked at %(card)s (%(role)s).") % {
             "actor": actor,
             "card": where(first),
             "role": night.cards[first].title,
@@ -269,7 +269,7 @@ def _seer_looked(night: Tonight, actor: str, targets: tuple[str, ...]) -> str:
     # Translators: %(first)s and %(second)s are "the left centre card" and the like;
     # %(first_role)s and %(second_role)s the cards they turned out to be.
     return _(
-        "%(actor)s (seer) looked at %(first)s (%(first_role)s) and %(second)s (%(second_role)s)."
+        "%(actor)s (Seer) looked at %(first)s (%(first_role)s) and %(second)s (%(second_role)s)."
     ) % {
         "actor": actor,
         "first": where(first),
@@ -292,7 +292,7 @@ def _robber(night: Tonight, turn: Turn, actor: str, targets: tuple[str, ...]) ->
         night.note(
             turn,
             [actor],
-            lambda: _("%(actor)s (robber) chose not to rob anyone.") % {"actor": actor},
+            lambda: _("%(actor)s (Robber) chose not to rob anyone.") % {"actor": actor},
         )
         return
     (victim,) = targets
@@ -306,7 +306,7 @@ def _robber(night: Tonight, turn: Turn, actor: str, targets: tuple[str, ...]) ->
         [actor],
         lambda: (
             _(
-                "%(actor)s (robber) took %(victim)s's card and became the %(role)s;"
+                "%(actor)s (Robber) took %(victim)s's card and became the %(role)s;"
                 " %(victim)s got the %(victim_role)s."
             )
             % {
@@ -335,7 +335,7 @@ def _troublemaker(night: Tonight, turn: Turn, actor: str, targets: tuple[str, ..
         night.note(
             turn,
             [actor],
-            lambda: _("%(actor)s (troublemaker) swapped nobody.") % {"actor": actor},
+            lambda: _("%(actor)s (Troublemaker) swapped nobody.") % {"actor": actor},
         )
         return
     a, b = targets
@@ -348,7 +348,7 @@ def _troublemaker(night: Tonight, turn: Turn, actor: str, targets: tuple[str, ..
         [actor],
         lambda: (
             _(
-                "%(actor)s (troublemaker) swapped the cards of %(a)s and %(b)s: %(a)s now"
+                "%(actor)s (Troublemaker) swapped the cards of %(a)s and %(b)s: %(a)s now"
                 " holds the %(a_role)s, %(b)s the %(b_role)s."
             )
             % {
@@ -385,7 +385,7 @@ def _drunk(night: Tonight, turn: Turn, actor: str, targets: tuple[str, ...]) -> 
         [actor],
         lambda: (
             # Translators: %(card)s is "the left centre card" or the like.
-            _("%(actor)s (drunk) swapped with %(card)s without looking and became the %(role)s.")
+            _("%(actor)s (Drunk) swapped with %(card)s without looking and became the %(role)s.")
             % {"actor": actor, "card": centre_card(position), "role": night.cards[actor].title}
         ),
     )
@@ -409,9 +409,9 @@ def _insomniac(night: Tonight, turn: Turn, actor: str, targets: tuple[str, ...])
     card = night.cards[actor]
     night.seen[actor][actor] = card
     if card is Role.INSOMNIAC:
-        text = N_("%(actor)s (insomniac) checked and is still the %(role)s.")
+        text = N_("%(actor)s (Insomniac) checked and is still the %(role)s.")
     else:
-        text = N_("%(actor)s (insomniac) checked and is now the %(role)s.")
+        text = N_("%(actor)s (Insomniac) checked and is now the %(role)s.")
     night.note(turn, [actor], lambda: _(text) % {"actor": actor, "role": card.title})
 
 
