@@ -227,14 +227,23 @@ def test_the_reveal_sheet_plays_the_artifacts_and_the_investigators_change() -> 
     assert set(sheet.winners) == {"Ann", "Cat", "Dan"}
     assert sheet.notes == (
         "Ann held the Cudgel of the Tanner.",
-        "Ann played as the Tanner.",
-        "Ben played as the Werewolf.",
+        "Ann's card counts as a Tanner because of the Cudgel of the Tanner.",
+        "Ben held the Paranormal Investigator, which became a Werewolf.",
         "Cat held the Mask of Muting.",
+    )
+    # A claw on a wolf's card: the card counts as a plain werewolf (8a.6), said as such.
+    clawed = narrator.reveal_sheet(
+        OFFICIAL, PLAYERS, {**final, "Ben": R.ALPHA_WOLF}, votes,
+        artifacts={"Ben": Artifact.CLAW},
+    )  # fmt: skip
+    assert clawed.notes == (
+        "Ben held the Claw of the Werewolf.",
+        "Ben's card counts as a Werewolf because of the Claw of the Werewolf.",
     )
     # The investigator's change goes with the card (8a.5): only whoever holds it plays it.
     moved = {**final, "Ben": R.VILLAGER, "Ann": R.PARANORMAL_INVESTIGATOR}
     turned = narrator.reveal_sheet(OFFICIAL, PLAYERS, moved, votes, investigator=R.TANNER)
-    assert turned.notes == ("Ann played as the Tanner.",)
+    assert turned.notes == ("Ann held the Paranormal Investigator, which became a Tanner.",)
     assert turned.winners == ("Ann",)
     # What cannot be: an artifact twice, an investigator that became a seer, house rules.
     for wrong in (

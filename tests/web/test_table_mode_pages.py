@@ -171,7 +171,8 @@ def test_the_reveal_sheet_takes_daybreaks_artifacts_and_the_investigator(client:
     assert verdict.status_code == 200, alerts(verdict)
     shown = text(verdict)
     assert "Ann held the Cudgel of the Tanner." in shown
-    assert "Ann played as the Tanner." in shown and "Ben played as the Werewolf." in shown
+    assert "Ann's card counts as a Tanner because of the Cudgel of the Tanner." in shown
+    assert "Ben held the Paranormal Investigator, which became a Werewolf." in shown
     assert "Winners: <strong>Ann, Cat, Dan</strong>." in shown
     # Without them the same cards and votes make other winners: nobody played as a werewolf.
     plain = {k: v for k, v in sheet.items() if k not in ("artifact_0", "investigator")}

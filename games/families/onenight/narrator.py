@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from .engine import (
+    ARTIFACTS,
     Artifact,
     Deal,
     NightResult,
@@ -314,10 +315,23 @@ def _sheet_notes(night: NightResult, players: Sequence[str]) -> tuple[str, ...]:
                 % {"player": player, "artifact": artifact.title}
             )
         card, role = night.final[player], night.plays_as(player)
-        changed = artifact is not None or card in night.became  # not the Doppelganger's copy
-        if changed and role is not card:
-            # Translators: %(role)s is a card's name: the role the player counts as at the end.
+        if role is card:
+            continue
+        # The roles counted here are the claw's, brand's and cudgel's (werewolf, villager,
+        # tanner) and the investigator's (8a.5: werewolf or tanner), so "a" fits each.
+        if artifact is not None and ARTIFACTS[artifact].plays_as is not None:
             notes.append(
-                _("%(player)s played as the %(role)s.") % {"player": player, "role": role.title}
+                # Translators: %(role)s is a card's name (Werewolf, Villager or Tanner) and
+                # %(artifact)s an artifact's: "Ann's card counts as a Tanner because of the
+                # Cudgel of the Tanner."
+                _("%(player)s's card counts as a %(role)s because of the %(artifact)s.")
+                % {"player": player, "role": role.title, "artifact": artifact.title}
+            )
+        elif card in night.became:  # not the Doppelganger's copy
+            notes.append(
+                # Translators: %(card)s is the card held (the Paranormal Investigator) and
+                # %(role)s the card's name it turned into (Werewolf or Tanner).
+                _("%(player)s held the %(card)s, which became a %(role)s.")
+                % {"player": player, "card": card.title, "role": role.title}
             )
     return tuple(notes)
