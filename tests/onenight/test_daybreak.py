@@ -407,9 +407,7 @@ def test_a_doppelganger_alpha_wolf_with_no_prey_acts_no_further() -> None:
 def test_doppelganger_message_names_the_decks_at_once_roles() -> None:
     """8a.3: in a Daybreak deck the Doppelganger's role message names the deck's at-once roles
     (the records' `copy`), Daybreak's with the base game's, in wake order."""
-    d = deal(
-        Ann="doppelganger", Ben="sentinel", Cat="witch", Dan="seer", Eve="werewolf", **BASE
-    )
+    d = deal(Ann="doppelganger", Ben="sentinel", Cat="witch", Dan="seer", Eve="werewolf", **BASE)
     text = role_message(d, "Ann").text
     assert "Sentinel, Seer and Witch" in text
     assert "troublemaker" not in text and "drunk" not in text
