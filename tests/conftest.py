@@ -67,6 +67,9 @@ SERVERS = (
 TESTS = os.path.dirname(os.path.abspath(__file__))
 
 
+# tryfirst: pytest-xdist reads the groups in its own hook of this name, registered before this
+# file; without it the groups would be set after xdist had looked.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
