@@ -106,7 +106,9 @@ from tests.security.audit import (
     websocket_app,
 )
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# One test process plays every game of the audit (make test runs two): test_audit_totals, last,
+# checks the totals of all of them.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("leak-audit")]
 
 
 def role_limits(ruleset: Ruleset) -> dict[Role, int]:

@@ -433,7 +433,7 @@ def test_suggested_goes_back_to_the_suggested_deck() -> None:
         ({"count_seer": "2"}, "0 to 1 Seer"),
         ({"count_seer": "-1"}, "0 to 1 Seer"),
         ({"count_doppelganger": "1"}, "Doppelganger is not used in the house rules"),
-        ({"count_vampire": "1"}, "'vampire' is not a role"),
+        ({"count_ghost": "1"}, "'ghost' is not a role"),
         ({"count_Werewolf": "1"}, "'Werewolf' is not a role"),
         ({"count_seer": "one"}, "whole number"),
         ({"count_seer": "1.5"}, "whole number"),
