@@ -66,7 +66,9 @@ from tests.security.audit import (
     url,
 )
 
-pytestmark = pytest.mark.django_db
+# One test process runs the whole module (make test runs two): its last test checks the routes
+# tried by all the others.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("authorization")]
 
 ARTIFACT = (
     Path(__file__).resolve().parents[2] / "test-artifacts" / "security" / "authorization.json"
