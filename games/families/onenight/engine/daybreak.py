@@ -79,7 +79,7 @@ def _alpha(night: Tonight, turn: Turn, actor: str, targets: tuple[str, ...]) -> 
             turn,
             [actor],
             lambda: (
-                _("%(actor)s (alpha wolf) left the centre werewolf card where it was.")
+                _("%(actor)s (Alpha Wolf) left the centre werewolf card where it was.")
                 % {"actor": actor}
             ),
         )
@@ -127,7 +127,7 @@ def _mystic(night: Tonight, turn: Turn, actor: str, targets: tuple[str, ...]) ->
         night.note(
             turn,
             [actor],
-            lambda: _("%(actor)s (mystic wolf) chose not to look at any card.") % {"actor": actor},
+            lambda: _("%(actor)s (Mystic Wolf) chose not to look at any card.") % {"actor": actor},
         )
         return
     (target,) = targets
@@ -163,7 +163,7 @@ def _apprentice(night: Tonight, turn: Turn, actor: str, targets: tuple[str, ...]
         night.note(
             turn,
             [actor],
-            lambda: _("%(actor)s (apprentice seer) chose not to look.") % {"actor": actor},
+            lambda: _("%(actor)s (Apprentice Seer) chose not to look.") % {"actor": actor},
         )
         return
     (position,) = targets
@@ -202,7 +202,7 @@ def _investigator(night: Tonight, turn: Turn, actor: str, targets: tuple[str, ..
         night.note(
             turn,
             [actor],
-            lambda: _("%(actor)s (paranormal investigator) looked at nobody.") % {"actor": actor},
+            lambda: _("%(actor)s (Paranormal Investigator) looked at nobody.") % {"actor": actor},
         )
         return
     for target in targets:
@@ -328,7 +328,7 @@ def _idiot(night: Tonight, turn: Turn, actor: str, targets: tuple[str, ...]) -> 
         night.note(
             turn,
             [actor],
-            lambda: _("%(actor)s (village idiot) moved no cards.") % {"actor": actor},
+            lambda: _("%(actor)s (Village Idiot) moved no cards.") % {"actor": actor},
         )
         return
     seats = idiot_moves(night.deal, actor, night.shields)
