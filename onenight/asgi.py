@@ -18,6 +18,7 @@ from games.notices import loop as notices  # noqa: E402
 from games.tables.clock import TickerMiddleware, start_with_daphne  # noqa: E402
 from games.tables.origin import SameOriginValidator  # noqa: E402
 from games.tables.routing import websocket_urlpatterns  # noqa: E402
+from games.tables.warming import start_with_daphne as warm_with_daphne  # noqa: E402
 from games.tables.worker import OneWorkerThread  # noqa: E402
 from onenight.garbage import tune_for_server  # noqa: E402
 from onenight.refusals import NoSuchSocket, SecurityHeaders  # noqa: E402
@@ -48,6 +49,9 @@ application = notices.NoticesMiddleware(application)
 start_with_daphne()
 # Notices too: a player waiting for an e-mail has no page open (games/notices/loop.py).
 notices.start_with_daphne()
+# What the games build on first use (One Night's fake-quote patterns), on a thread of its own,
+# so no table waits for it (games/tables/warming.py).
+warm_with_daphne()
 
 # Everything is loaded: leave it out of the garbage collector's walks (onenight/garbage.py).
 tune_for_server()

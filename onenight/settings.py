@@ -205,6 +205,25 @@ DEADLINE_TICKER = env_bool("ONENIGHT_TICKER", default=True)
 # (games/notices/loop.py), every NOTICES_SECONDS.
 NOTICES_LOOP = env_bool("ONENIGHT_NOTICES", default=True)
 NOTICES_SECONDS = float(os.environ.get("ONENIGHT_NOTICES_SECONDS", "15"))
+# Each server process builds, as it starts and on a thread of its own, what the games would
+# otherwise build on first use while a table waits (games/tables/warming.py).
+WARM_AT_START = env_bool("ONENIGHT_WARM", default=True)
+
+# --- Caches -----------------------------------------------------------------------------------
+# "default": Django's per-process memory cache (the join caps' counts, docs/security.md).
+# "derived": what the app derives from its own code and catalogues, slow to build and the same
+# until they change (One Night's fake-quote patterns, games/families/onenight/quoting.py): kept
+# in files, so a restart, a second process and the Discord bot read it instead of building it
+# again. Its keys carry a fingerprint of the code, so a new version never reads an old entry.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "derived": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": os.environ.get("ONENIGHT_DERIVED_CACHE", str(DATA_DIR / "derived")),
+        "TIMEOUT": None,
+        "OPTIONS": {"MAX_ENTRIES": 1000},
+    },
+}
 
 # --- E-mail (games/notices) -----------------------------------------------------------------
 # Django's e-mail framework (its MAILERS setting): an SMTP server from EMAIL_HOST (with its

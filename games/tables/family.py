@@ -286,6 +286,12 @@ class Family(ABC):
         screen of its own to get back. Default: True."""
         return True
 
+    def warm(self) -> None:
+        """Build now what the game would otherwise build on its first use while players wait
+        (One Night: the fake-quote patterns). Called once per server process as it starts, on
+        a thread of its own (games/tables/warming.py). Default: nothing."""
+        return None
+
     # --- Offered to the other edges (table mode, chat bots): None is "not offered" ----------
     # Class attributes of a family; their shapes are declared below the class.
 

@@ -158,6 +158,13 @@ class OneNight(Family):
             return _("Voting closes {when}.")
         return None
 
+    def warm(self) -> None:
+        """The fake-quote patterns of every ruleset in the active language (quoting.py): read
+        from the derived cache, or built and kept there, before any day's first chat line."""
+        for ruleset in Ruleset:
+            for expansions in (False, True) if ruleset is not Ruleset.HOUSE else (False,):
+                fake_patterns(ruleset, get_language(), expansions)
+
     def chat_problem(self, table: TableInfo, seat: SeatInfo, channel: str, text: str) -> str | None:
         """rules/000 s5c: in the day, no quoting of a private message word for word, and no
         faked quote: not of one's own messages, nor of anyone's, nor of any text the moderator

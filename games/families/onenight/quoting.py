@@ -20,11 +20,17 @@ dies tomorrow") say what the rules page says: players talk about the rules in th
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
+
+from django.conf import settings
+from django.core.cache import caches
 
 from .engine import (
     CENTRE_POSITIONS,
@@ -42,6 +48,7 @@ from .engine.messages import night_report, role_message
 from .engine.roles import centre_card
 from .online import online_limits
 
+log = logging.getLogger(__name__)
 QUOTE_RUN = 8
 _WORD = re.compile(r"[^\W_]+")
 
@@ -192,9 +199,50 @@ def fake_patterns(ruleset: Ruleset, language: str | None, expansions: bool = Fal
     """`fakes` of `every_private_text`, made once per ruleset, language and whether the table's
     deck holds expansion cards (`language` is only the cache's key: the texts are written in the
     reader's language). A deck of the base cards alone is checked against the base texts: the
-    moderator can send no expansion role's text in such a game, and walking the expansions'
-    texts costs a few seconds of CPU the first time (docs/rules.md 8a)."""
-    return fakes(every_private_text(ruleset, expansions=expansions), markers=position_words())
+    moderator can send no expansion role's text in such a game (docs/rules.md 8a).
+
+    Building them walks every text the moderator could send: 0.8 s of CPU for the house rules,
+    3 s for the official ones, 4.6 s with Daybreak's cards (docs/benchmarks.md, "The quote
+    patterns at start"). So they are kept in the "derived" cache (files: every process and a
+    restart read them), under a key that holds `texts_fingerprint`, and a server builds them as
+    it starts (`OneNightFamily.warm`), not on a table's first chat line."""
+    key = f"onenight-fakes:{texts_fingerprint()}:{ruleset.value}:{language}:{int(expansions)}"
+    store = caches["derived"]
+    try:
+        kept = store.get(key)
+    except Exception:  # an unreadable cache is only slower: build as if it were empty
+        log.warning("The derived cache could not be read", exc_info=True)
+        kept = None
+    if kept is not None:
+        return Fakes(kept)
+    built = fakes(every_private_text(ruleset, expansions=expansions), markers=position_words())
+    try:
+        store.set(key, dict(built.by_first))
+    except Exception:  # a full or read-only disk: the next process builds them again
+        log.warning("The derived cache could not be written", exc_info=True)
+    return built
+
+
+@lru_cache(maxsize=1)
+def texts_fingerprint() -> str:
+    """A digest of everything the private texts are made from: this package's modules (the
+    engine's messages and role records, the cards played online) with the shared words, and the
+    translation catalogues. Another version of any of them is another key."""
+    package = Path(__file__).resolve().parent
+    sources = [
+        *sorted(package.rglob("*.py")),
+        package.parents[1] / "words.py",
+        *sorted(
+            catalogue
+            for folder in settings.LOCALE_PATHS
+            for catalogue in Path(folder).glob("*/LC_MESSAGES/*.mo")
+        ),
+    ]
+    digest = hashlib.sha256()
+    for source in sources:
+        digest.update(source.name.encode())
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:20]
 
 
 def made_up_players(count: int) -> list[str]:
