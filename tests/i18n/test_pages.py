@@ -201,6 +201,42 @@ def test_table_mode_pages() -> None:
     reading.check()
 
 
+def test_the_narrators_dusk_and_its_sheet_of_marks() -> None:
+    """docs/rules.md 8b.7: table mode's dusk calls (every Vampire card, the Doppelganger's copies
+    of them), the reveal sheet's marks and the Copycat, and a verdict with marks."""
+    reading = Reading([])
+    client = new_client()
+    players = NAMES[:5]
+    deck = ["copycat", "doppelganger", "vampire", "the_master", "the_count", "renfield",
+            "diseased", "cupid", "instigator", "priest", "assassin", "apprentice_assassin",
+            "marksman", "pickpocket", "gremlin", "werewolf", "minion"]  # fmt: skip
+    fields = {"go": "1", "ruleset": "official", "players": "\n".join(players)}
+    fields |= {f"count_{role}": "1" for role in deck[:8]}
+    body = client.get(reverse("narrator"), fields)
+    assert body.status_code == 200
+    reading.read("narrator dusk", body.content.decode())
+    roles = ["vampire", "cupid", "copycat", "diseased", "doppelganger"]
+    sheet = {
+        "ruleset": "official",
+        "player": players,
+        **{f"final_{n}": role for n, role in enumerate(roles)},
+        **{f"vote_{n}": players[0] if n else players[1] for n in range(5)},
+        **{
+            f"mark_{n}": mark
+            for n, mark in enumerate(["love", "love", "disease", "clarity", "fear"])
+        },
+        "copycat": "seer",
+        "copied": "cupid",
+    }
+    reading.read(
+        "narrator verdict", client.post(reverse("narrator_reveal"), sheet).content.decode()
+    )
+    refused = client.post(reverse("narrator_reveal"), {**sheet, "mark_4": ""})
+    assert refused.status_code == 400
+    reading.read("narrator refusal", refused.content.decode())
+    reading.check()
+
+
 def test_the_about_page() -> None:
     """The credits: every sentence ours to translate; the icons' names, their authors and the
     libraries' names and licences are marked translate="no"."""

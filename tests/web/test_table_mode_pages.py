@@ -187,3 +187,76 @@ def test_the_reveal_sheet_takes_daybreaks_artifacts_and_the_investigator(client:
     )  # fmt: skip
     assert 'name="artifact_0"' not in base.content.decode()
     assert 'name="investigator"' not in base.content.decode()
+
+
+def test_the_narrator_with_vampire_cards_then_the_reveal_sheet_with_marks(client: Client) -> None:
+    """docs/rules.md 8b.7: the set-up offers the Vampire cards (official rules only); the night
+    starts at dusk with the end of dusk and the lovers as calls of their own; the reveal sheet
+    asks each player's mark and what the Copycat copied, and scores with them (8b.6)."""
+    offered = client.get(reverse("narrator"), {"ruleset": "official"}).content.decode()
+    assert 'name="count_vampire" min="0" max="1"' in offered
+    assert 'name="count_the_count" min="0" max="1"' in offered
+    players = "Ann\nBen\nCat\nDan\nEve"
+    deck = {"count_vampire": "1", "count_cupid": "1", "count_copycat": "1", "count_seer": "1",
+            "count_robber": "1", "count_villager": "3"}  # fmt: skip
+    house = client.get(
+        reverse("narrator"), {"go": "1", "ruleset": "house", "players": players, **deck}
+    )
+    assert house.status_code == 400 and alerts(house)
+    keys = [c["key"] for c in _script(client, deck)]
+    assert keys == ["copycat", "vampires", "cupid", "end-of-dusk", "lovers", "seer", "robber"]
+    page = client.get(
+        reverse("narrator"), {"go": "1", "ruleset": "official", "players": players, **deck}
+    )
+    body = page.content.decode()
+    assert [f'name="mark_{n}"' in body for n in range(5)] == [True] * 5
+    assert '<option value="clarity" selected>Mark of Clarity</option>' in body
+    assert 'name="copycat"' in body
+    sheet = {
+        "ruleset": "official",
+        "player": ["Ann", "Ben", "Cat", "Dan", "Eve"],
+        **{
+            f"final_{n}": c
+            for n, c in enumerate(["vampire", "cupid", "seer", "villager", "robber"])
+        },
+        **{f"vote_{n}": v for n, v in enumerate(["Cat", "Cat", "Ben", "Eve", "Cat"])},
+        **{f"mark_{n}": "clarity" for n in range(5)},
+        "mark_2": "love",
+        "mark_3": "love",
+        "copycat": "",
+    }
+    verdict = client.post(reverse("narrator_reveal"), sheet)
+    assert verdict.status_code == 200, alerts(verdict)
+    shown = text(verdict)
+    # 8b.2 Love: Cat dies by the vote, Dan of love; no vampire died: the vampires win.
+    assert "Died: <strong>Cat, Dan</strong>." in shown
+    assert "Dan died of love." in shown and "Dan held the Mark of Love." in shown
+    assert "Winners: <strong>Ann</strong>." in shown
+    # A mark left out, an unknown mark, two Marks of the Vampire, marks at house rules: refused.
+    for wrong, problem in (
+        ({"mark_4": ""}, "Choose Eve's mark."),
+        ({"mark_4": "garlic"}, "Choose Eve's mark."),
+        ({"mark_0": "vampire", "mark_1": "vampire"}, "only 1 Mark of the Vampire token"),
+        ({"ruleset": "house"}, "for the official rules"),
+    ):
+        refused = client.post(reverse("narrator_reveal"), {**sheet, **wrong})
+        assert refused.status_code == 400, wrong
+        assert any(problem in alert for alert in alerts(refused)), (wrong, alerts(refused))
+    # Vampire's cards with no marks on the sheet: refused too.
+    unmarked = {k: v for k, v in sheet.items() if not k.startswith("mark_")}
+    refused = client.post(reverse("narrator_reveal"), unmarked)
+    assert refused.status_code == 400 and alerts(refused)
+    # The Copycat that copied the Vampire: Ann holds it and dies, the village wins.
+    copycat = {**sheet, "final_0": "copycat", "copycat": "vampire", "mark_2": "clarity",
+               "mark_3": "clarity", **{f"vote_{n}": "Ann" for n in range(1, 5)}}  # fmt: skip
+    shown = text(client.post(reverse("narrator_reveal"), copycat))
+    assert "Ann held the Copycat, which copied the Vampire." in shown
+    assert "Winners: <strong>Ben, Cat, Dan, Eve</strong>." in shown
+    # A deck without a Vampire card asks for no mark.
+    base = client.get(
+        reverse("narrator"),
+        {"go": "1", "ruleset": "official", "players": "Ann\nBen\nCat",
+         "count_werewolf": "2", "count_seer": "1", "count_villager": "3"},
+    )  # fmt: skip
+    assert 'name="mark_0"' not in base.content.decode()
+    assert 'name="copycat"' not in base.content.decode()

@@ -18,6 +18,12 @@ order (docs/rules.md 7.2).
 Every role of the deck is called, whether its card was dealt or lies in the centre: the
 narrator does not know, and calling only the dealt roles would tell the table which are in the
 centre (rules/002 s3: the players keep their eyes closed unless told otherwise).
+
+With a Vampire card in the deck (docs/rules.md 8b.3, 8b.7) the night starts at dusk: the
+Copycat, the Doppelganger, the vampires (one waking, the Master's too), the marking roles and
+the Doppelganger's copies of them, then the end of dusk (everyone looks at their mark) and the
+lovers, each a call of its own; the reveal sheet then takes each player's mark and scores with
+them (the Epic Battle, engine/epic.py).
 """
 
 from __future__ import annotations
@@ -29,17 +35,21 @@ from dataclasses import dataclass, replace
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games.words import N_
+
 from .engine import (
     ARTIFACTS,
+    VAMPIRE_ROLES,
     Artifact,
     Deal,
+    Mark,
     NightResult,
     Role,
     Ruleset,
-    decide_outcome,
-    tally_votes,
+    finish_game,
 )
 from .engine.errors import RuleError
+from .engine.marks import POOL
 from .engine.roles import (
     DAYBREAK_ROLES,
     NIGHT_SECTIONS,
@@ -52,6 +62,30 @@ from .engine.roles import (
 )
 from .online import not_online, online_limits
 
+# --- The end of dusk (docs/rules.md 8b.2, 8b.3: step 00) ----------------------------------------
+# With a Vampire card in the deck, once the dusk roles are done everyone looks at their own mark
+# ([VR] Dusk), then the lovers see each other: two calls of their own, not a role's.
+# Translators: the narrator's words, read aloud to the players at a real table.
+END_OF_DUSK = Calls(
+    "end-of-dusk",
+    N_(
+        "Everyone, wake up and look at your own mark without showing it, then put it back face"
+        " down."
+    ),
+    N_("Everyone, close your eyes."),
+    8,
+)
+# 8b.2: a frightened player does nothing at night; said when the Count is in the deck.
+FEAR_SAID = gettext_lazy(
+    "If it is the Mark of Fear, you do nothing tonight, even when your role is called."
+)
+LOVERS = Calls(
+    "lovers",
+    N_("Whoever has a Mark of Love, wake up and look for the other lovers."),
+    N_("Lovers, close your eyes."),
+    8,
+)
+
 # Seconds a role gets, awake, by default (each step's `Calls.seconds`); the host can change each.
 DEFAULT_PAUSE = 10
 PAUSES: dict[str, int] = {
@@ -59,7 +93,7 @@ PAUSES: dict[str, int] = {
     for record in ROLES.values()
     for calls in (record.calls, record.copy_calls)
     if calls is not None
-}
+} | {calls.key: calls.seconds for calls in (END_OF_DUSK, LOVERS)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,26 +147,46 @@ PLAIN_LONE_LOOK = gettext_lazy(
     "If you are the only werewolf and your card is a plain Werewolf, you may look at one card in"
     " the centre."
 )
+# Vampire (docs/rules.md 8b.5): a Doppelganger that copies the Copycat becomes what the Copycat
+# became and does nothing more. It cannot know that role from the Copycat card alone, so
+# (**Choice**, 8b.7) the Copycat shows it the centre card it looked at.
+COPY_THE_COPYCAT = gettext_lazy(
+    "If it is the Copycat, tap that player on the shoulder. Copycat, if you feel the tap, point"
+    " with your eyes closed at the centre card you looked at. Doppelganger, look at that card: you"
+    " are now that role, and you do nothing more tonight."
+)
+COPYCAT_HAND_AWAY = gettext_lazy("Copycat, put your hand away. Doppelganger, close your eyes.")
+# With dusk (8b.3) the Doppelganger copies at -7, long before the Doppelganger-minion's look at
+# the werewolves: that look is a waking of its own, not "keep your eyes open".
+MINION_COPY_WAKES = gettext_lazy("Doppelganger, if you are now the minion, wake up.")
 
 
-def _daybreak_words(
+def _expansion_words(
     steps: Sequence[WakeStep], step: WakeStep, words: Calls, cards: set[Role], copier: bool
 ) -> tuple[str, str] | None:
-    """The (wake, sleep) words of `step` for a deck with a Daybreak card, where they differ
-    from the record's; None: the record's words."""
-    if not cards & DAYBREAK_ROLES or step.copied is not None:
+    """The (wake, sleep) words of `step` for a deck with a Daybreak or a Vampire card, where
+    they differ from the record's; None: the record's words."""
+    daybreak = bool(cards & DAYBREAK_ROLES)
+    if not (daybreak or cards & VAMPIRE_ROLES) or step.copied is not None:
         return None
     if ROLES[step.role].copies:
+        # 8a.3, 8b.5: the deck's roles a Doppelganger plays at once, in wake order (at dusk
+        # the Diseased, Cupid and Instigator come first).
         at_once = [
             s.role.title
             for s in steps
-            if s.copied is None and s.role in cards and ROLES[s.role].copy is Copy.AT_ONCE
+            if s.copied is None
+            and s.role in cards
+            and ROLES[s.role].copy is Copy.AT_ONCE
+            and s.handler != "lovers"  # the end of dusk, listed under Cupid's card (8b.3)
         ]
         copy = str(COPY)
         if at_once:
             copy += " " + str(COPY_AT_ONCE) % {"roles": ", ".join(at_once)}
+        if Role.COPYCAT in cards:
+            return f"{copy} {COPY_THE_COPYCAT}", str(COPYCAT_HAND_AWAY)
         return copy, _(words.sleep)
-    if step.role is Role.WEREWOLF:
+    if step.role is Role.WEREWOLF and daybreak:
         wake = [str(WEREWOLVES_WAKE_WITH_DOPPELGANGER if copier else WEREWOLVES_WAKE)]
         sleep = [_(words.sleep)]
         if Role.DREAM_WOLF in cards:
@@ -159,12 +213,50 @@ def _calls(role: Role, copied: Role | None) -> Calls:
     return calls
 
 
+def _vampires_step(steps: Sequence[WakeStep], cards: set[Role]) -> WakeStep | None:
+    """The one step at which the narrator wakes the vampires (docs/rules.md 8b.3: the Master's
+    step is the vampires' same waking): the first of their steps whose card is in the deck, else
+    the Vampire's, which the Count wakes for."""
+    theirs = [s for s in steps if s.handler == "vampires" and s.copied is None]
+    return next((s for s in theirs if s.role in cards), theirs[0] if theirs else None)
+
+
+def _end_of_dusk(cards: set[Role], pauses: Mapping[str, int], section: str) -> list[Call]:
+    """Step 00 (docs/rules.md 8b.2, 8b.3): everyone looks at their mark; then, with Cupid in
+    the deck, the lovers see each other."""
+    wake = _(END_OF_DUSK.wake)
+    if Role.THE_COUNT in cards:
+        wake += " " + str(FEAR_SAID)
+    calls = [
+        Call(
+            END_OF_DUSK.key,
+            None,
+            wake,
+            _(END_OF_DUSK.sleep),
+            pause_of(END_OF_DUSK.key, pauses),
+            section,
+        )
+    ]
+    if Role.CUPID in cards:
+        calls.append(
+            Call(
+                LOVERS.key,
+                Role.CUPID,
+                _(LOVERS.wake),
+                _(LOVERS.sleep),
+                pause_of(LOVERS.key, pauses),
+                section,
+            )
+        )
+    return calls
+
+
 def narration(
     ruleset: Ruleset, deck: Sequence[Role], pauses: Mapping[str, int] | None = None
 ) -> tuple[Call, ...]:
     """The wake steps for this deck, in the ruleset's order (its night table), with their
     pauses. A step is called when its role is in the deck (and, for a Doppelganger's step as
-    a copied role, that role too)."""
+    a copied role, that role too). With a Vampire card, dusk first (docs/rules.md 8b.3)."""
     pauses = pauses or {}
     cards = set(deck)
     steps = NIGHTS[ruleset]
@@ -172,25 +264,38 @@ def narration(
     copier = any(ROLES[s.role].copies and s.role in cards for s in steps)
     calls: list[Call] = []
     # Daybreak: the werewolves' step wakes the alpha and mystic wolves too, even with no plain
-    # werewolf card in the deck.
+    # werewolf card in the deck; Vampire: the vampires' step wakes the Master and the Count.
     woken = cards | {ROLES[c].wakes_with for c in cards if ROLES[c].wakes_with is not None}
     marks = has_marks(cards)
+    vampires = _vampires_step(steps, cards) if marks else None
+    last: WakeStep | None = None  # the step called last
     for step in steps:
-        if step.role not in woken or (step.copied is not None and step.copied not in cards):
-            continue
         if step.deck is not None and (step.deck == "vampire") != marks:
             # Vampire's dusk, and the Doppelganger's step at -7 or 1 (docs/rules.md 8b.3).
             continue
+        if step.handler == "lovers":
+            # The end of dusk wakes everyone, whatever the deck's cards (8b.2).
+            calls += _end_of_dusk(cards, pauses, NIGHT_SECTIONS[ruleset])
+            last = step
+            continue
+        if step.role not in woken or (step.copied is not None and step.copied not in cards):
+            continue
+        if step.handler == "vampires" and step is not vampires:
+            continue  # the vampires wake once (8b.3)
         words = _calls(step.role, step.copied)
         wake = words.wake_with_doppelganger if copier and words.wake_with_doppelganger else None
         wake_words, sleep_words = _(wake or words.wake), _(words.sleep)
-        daybreak = _daybreak_words(steps, step, words, cards, copier)
-        if daybreak is not None:
-            wake_words, sleep_words = daybreak
-        if words.stays_awake and calls:
-            # The Doppelganger-minion stays awake after the Doppelganger's step (rules/002
-            # s5): that step ends with "keep your eyes open if...", not "close your eyes".
-            calls[-1] = replace(calls[-1], sleep=_(words.stays_awake))
+        expansion = _expansion_words(steps, step, words, cards, copier)
+        if expansion is not None:
+            wake_words, sleep_words = expansion
+        if words.stays_awake:
+            if last is not None and last.role is step.role and last.copied is None:
+                # The Doppelganger-minion stays awake after the Doppelganger's step (rules/002
+                # s5): that step ends with "keep your eyes open if...", not "close your eyes".
+                calls[-1] = replace(calls[-1], sleep=_(words.stays_awake))
+            else:
+                # With dusk the copy was made at -7: the Doppelganger-minion wakes again.
+                wake_words = f"{MINION_COPY_WAKES} {wake_words}"
         calls.append(
             Call(
                 words.key,
@@ -201,6 +306,7 @@ def narration(
                 NIGHT_SECTIONS[ruleset],
             )
         )
+        last = step
     return tuple(calls)
 
 
@@ -211,7 +317,9 @@ def narration(
 class Verdict:
     """What the reveal sheet concludes: the dead and why, the winners and why. `notes`: what
     the sheet was told beyond the cards (Daybreak's artifacts, and whom they or the paranormal
-    investigator's change made play as another role), in sentences."""
+    investigator's change made play as another role; Vampire's marks other than Clarity, the
+    Copycat's copy, who voted for the Mark of Disease), in sentences. `marked`: scored with
+    marks (docs/rules.md 8b.6); `epic`: the Epic Battle's count applied."""
 
     dead: tuple[str, ...]
     vote_reason: str
@@ -219,10 +327,33 @@ class Verdict:
     reason: str
     counts: Mapping[str, int]
     notes: tuple[str, ...] = ()
+    marked: bool = False
+    epic: bool = False
 
 
 # What a paranormal investigator may become (docs/rules.md 8a.5): a werewolf or the tanner.
 INVESTIGATOR_BECOMES = (Role.WEREWOLF, Role.TANNER)
+
+
+def _check_marks(players: Sequence[str], marks: Mapping[str, Mark]) -> None:
+    """Every player holds one mark, and no more of a mark than the box holds (docs/rules.md
+    8b.2: the pool's counts, two sets but one Mark of the Vampire; a Mark of Clarity each)."""
+    missing = [p for p in players if p not in marks]
+    if missing:
+        raise RuleError(_("Choose %(player)s's mark.") % {"player": missing[0]})
+    for mark, count in Counter(marks[p] for p in players).items():
+        most = POOL[mark] + (len(players) if mark is Mark.CLARITY else 0)
+        if count > most:
+            raise RuleError(
+                # Translators: %(mark)s is a mark's name ("Mark of Love"); %(count)d how many
+                # the sheet gave.
+                ngettext(
+                    "A game has only %(most)d %(mark)s token, not %(count)d.",
+                    "A game has only %(most)d %(mark)s tokens, not %(count)d.",
+                    most,
+                )
+                % {"most": most, "mark": mark.title, "count": count}
+            )
 
 
 def reveal_sheet(
@@ -234,17 +365,24 @@ def reveal_sheet(
     *,
     artifacts: Mapping[str, Artifact] | None = None,
     investigator: Role | None = None,
+    marks: Mapping[str, Mark] | None = None,
+    copycat: Role | None = None,
 ) -> Verdict:
     """The dead and the winners from the cards the players hold at the end (turned over at the
     table) and whom each pointed at: the engine's own tally and outcome (rules/000 s6a, s6c,
     rules/002 s6). `copied` is the role the Doppelganger copied, if its card is held.
     Daybreak (docs/rules.md 8a.5, 8a.6): `artifacts`, the artifact on each player's card;
     `investigator`, what the paranormal investigator card became (a werewolf or the tanner),
-    played by whoever holds it. Raises RuleError if the sheet is incomplete or impossible."""
+    played by whoever holds it. Vampire (8b.2, 8b.6): `marks`, each player's mark at the end
+    (None: a game without marks); `copycat`, the role the Copycat card copied (None: it copied
+    nothing, it began in the centre). Raises RuleError if the sheet is incomplete or
+    impossible."""
     players = tuple(players)
     artifacts = {p: a for p, a in (artifacts or {}).items() if p in players}
     if (artifacts or investigator) and ruleset is not Ruleset.OFFICIAL:
         raise RuleError(_("Artifacts and the Paranormal Investigator are for the official rules."))
+    if (marks is not None or copycat is not None) and ruleset is not Ruleset.OFFICIAL:
+        raise RuleError(_("Marks and the Copycat are for the official rules."))
     for artifact, count in Counter(artifacts.values()).items():
         if count > 1:
             raise RuleError(
@@ -259,10 +397,19 @@ def reveal_sheet(
         raise RuleError(_("Choose %(player)s's card.") % {"player": missing[0]})
     if Role.DOPPELGANGER in final.values() and copied is None:
         raise RuleError(_("Say which role the Doppelganger copied (or that it copied none)."))
+    if copycat is Role.COPYCAT:
+        raise RuleError(_("The Copycat copies a card in the centre, not itself."))
     # A hand-made sheet with a card not played online (online.py) is refused.
-    offline = not_online([*(final[p] for p in players), *([copied] if copied else [])])
+    held = [*(final[p] for p in players), *(r for r in (copied, copycat) if r is not None)]
+    offline = not_online(held)
     if offline:
         raise RuleError(offline)
+    if marks is None and has_marks(held):
+        # 8b.2: a deck with a Vampire card plays with marks; the sheet must say them.
+        raise RuleError(_("Choose each player's mark: Vampire's cards play with marks."))
+    if marks is not None:
+        marks = {p: marks[p] for p in players if p in marks}
+        _check_marks(players, marks)
     limits = online_limits(ruleset)
     for role, count in Counter(final[p] for p in players).items():
         if count > limits.get(role, 0):
@@ -281,6 +428,13 @@ def reveal_sheet(
              "right": Role.VILLAGER}  # fmt: skip
     deal = Deal(ruleset=ruleset, players=players, cards=cards)
     became = {Role.PARANORMAL_INVESTIGATOR: investigator} if investigator is not None else {}
+    if copycat is not None:
+        # 8b.4: the copied role travels with the Copycat card; a copy of the Doppelganger is a
+        # villager.
+        became[Role.COPYCAT] = Role.VILLAGER if copycat is Role.DOPPELGANGER else copycat
+    if copied is Role.COPYCAT:
+        # 8b.5: a Doppelganger that copied the Copycat plays as the Copycat's copy.
+        copied = became.get(Role.COPYCAT, Role.VILLAGER)
     night = NightResult(
         deal=deal,
         final=cards,
@@ -290,22 +444,29 @@ def reveal_sheet(
         actions={},
         artifacts=artifacts,
         became=became,
+        marks=marks or {},
     )
-    tally = tally_votes(night, votes)
-    outcome = decide_outcome(night, tally.dead)
+    # The engine's own vote and outcome (engine/game.py), the marks' with marks (engine/epic.py).
+    game = finish_game(night, votes)
+    assert game.vote is not None and game.outcome is not None
     return Verdict(
-        dead=tally.dead,
-        vote_reason=tally.reason,
-        winners=outcome.winners,
-        reason=outcome.reason,
-        counts=tally.counts,
-        notes=_sheet_notes(night, players),
+        dead=game.vote.dead,
+        vote_reason=game.vote.reason,
+        winners=game.outcome.winners,
+        reason=game.outcome.reason,
+        counts=game.vote.counts,
+        notes=_sheet_notes(night, players, game.vote.votes),
+        marked=bool(night.marks),
+        epic=game.vote.epic,
     )
 
 
-def _sheet_notes(night: NightResult, players: Sequence[str]) -> tuple[str, ...]:
-    """Daybreak's part of the verdict: each artifact held, and each player whom an artifact or
-    the investigator's change made play as another role than their card's."""
+def _sheet_notes(
+    night: NightResult, players: Sequence[str], votes: Mapping[str, str | None]
+) -> tuple[str, ...]:
+    """Daybreak's and Vampire's part of the verdict: each artifact held, each mark other than
+    Clarity, each player whom an artifact, the investigator's change or the Copycat's copy made
+    play as another role than their card's, and each vote for the Mark of Disease."""
     notes: list[str] = []
     for player in players:
         artifact = night.artifacts.get(player)
@@ -314,12 +475,34 @@ def _sheet_notes(night: NightResult, players: Sequence[str]) -> tuple[str, ...]:
                 _("%(player)s held the %(artifact)s.")
                 % {"player": player, "artifact": artifact.title}
             )
+        mark = night.marks.get(player)
+        if mark is not None and mark is not Mark.CLARITY:
+            # Translators: %(mark)s is a mark's name ("Mark of Love").
+            notes.append(
+                _("%(player)s held the %(mark)s.") % {"player": player, "mark": mark.title}
+            )
+        target = votes.get(player)
+        if target is not None and night.marks.get(target) is Mark.DISEASE:
+            # docs/rules.md 8b.2: whoever votes for the Mark of Disease cannot win.
+            diseased = _(
+                "%(player)s voted for %(target)s, who held the Mark of Disease, and cannot win."
+            )
+            notes.append(diseased % {"player": player, "target": target})
         card, role = night.final[player], night.plays_as(player)
+        sets_role = artifact is not None and ARTIFACTS[artifact].plays_as is not None
+        if card is Role.COPYCAT and Role.COPYCAT in night.became and not sets_role:
+            notes.append(
+                # Translators: %(role)s is the name of the card the Copycat copied ("Seer").
+                _("%(player)s held the Copycat, which copied the %(role)s.")
+                % {"player": player, "role": role.title}
+            )
+            continue
         if role is card:
             continue
         # The roles counted here are the claw's, brand's and cudgel's (werewolf, villager,
         # tanner) and the investigator's (8a.5: werewolf or tanner), so "a" fits each.
-        if artifact is not None and ARTIFACTS[artifact].plays_as is not None:
+        if sets_role:
+            assert artifact is not None
             notes.append(
                 # Translators: %(role)s is a card's name (Werewolf, Villager or Tanner) and
                 # %(artifact)s an artifact's: "Ann's card counts as a Tanner because of the

@@ -22,6 +22,7 @@ from .engine import (
     CENTRE_POSITIONS,
     MIN_PLAYERS,
     Artifact,
+    Mark,
     Role,
     RuleError,
     Ruleset,
@@ -29,6 +30,7 @@ from .engine import (
     max_players,
     validate_deck,
 )
+from .engine.roles import has_marks
 from .narrator import CLOSING, INVESTIGATOR_BECOMES, OPENING, narration, reveal_sheet
 from .online import online_limits
 from .options import parse_deck
@@ -158,6 +160,11 @@ class OneNightNarrator:
                 "investigator": (
                     INVESTIGATOR_BECOMES if Role.PARANORMAL_INVESTIGATOR in setup.deck else ()
                 ),
+                # Vampire's (docs/rules.md 8b.7): with a Vampire card, each player's mark at the
+                # end (a Mark of Clarity unless the table says otherwise); with the Copycat, the
+                # role it copied.
+                "marks": list(Mark) if has_marks(setup.deck) else [],
+                "copycat": Role.COPYCAT in setup.deck,
             },
         )
 
@@ -168,6 +175,10 @@ class OneNightNarrator:
         final: dict[str, Role] = {}
         votes: dict[str, str | None] = {}
         artifacts: dict[str, Artifact] = {}
+        # Vampire (docs/rules.md 8b.7): a sheet with a mark field is a game with marks; a mark
+        # left empty or unknown is missing, and the sheet says whose.
+        marked = any(f"mark_{index}" in fields for index in range(len(players)))
+        marks: dict[str, Mark] = {}
         error = ""
         for index, name in enumerate(players):
             card = _last(fields, f"final_{index}")
@@ -178,14 +189,27 @@ class OneNightNarrator:
             artifact = _last(fields, f"artifact_{index}")
             if artifact in Artifact._value2member_map_:
                 artifacts[name] = Artifact(artifact)
+            mark = _last(fields, f"mark_{index}")
+            if mark in Mark._value2member_map_:
+                marks[name] = Mark(mark)
         copied_raw = _last(fields, "copied")
         copied = Role(copied_raw) if copied_raw in Role._value2member_map_ else None
         became_raw = _last(fields, "investigator")
         became = Role(became_raw) if became_raw in Role._value2member_map_ else None
+        copycat_raw = _last(fields, "copycat")
+        copycat = Role(copycat_raw) if copycat_raw in Role._value2member_map_ else None
         verdict = None
         try:
             verdict = reveal_sheet(
-                ruleset, players, final, votes, copied, artifacts=artifacts, investigator=became
+                ruleset,
+                players,
+                final,
+                votes,
+                copied,
+                artifacts=artifacts,
+                investigator=became,
+                marks=marks if marked else None,
+                copycat=copycat,
             )
         except RuleError as error_:
             error = str(error_)

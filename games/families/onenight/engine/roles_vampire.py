@@ -37,8 +37,31 @@ _PICK = N_("The vampires give the Mark of the Vampire to a player who is not a v
 _DOPP_SLEEPS = N_("Doppelganger, close your eyes.")
 
 
-def _calls(key: str, wake: str, sleep: str, seconds: int = 8) -> Calls:
-    return Calls(key, wake, sleep, seconds)
+def _calls(
+    key: str, wake: str, sleep: str, seconds: int = 10, with_doppelganger: str | None = None
+) -> Calls:
+    return Calls(key, wake, sleep, seconds, wake_with_doppelganger=with_doppelganger)
+
+
+# The narrator's calls at a table (docs/rules.md 8b.7): who wakes, what they may or must do, which
+# marks move, who closes their eyes. A mark given takes the place of the receiver's, which goes
+# back to the pool (8b.2). The vampires wake once, the Master with them: one call for both cards.
+_VAMPIRES_CALLS = _calls(
+    "vampires",
+    # Translators: the narrator's words, read aloud to the players at a real table.
+    N_(
+        "Vampires, wake up and look for each other. Together, you must give the Mark of the"
+        " Vampire to one player who is not a vampire: it takes the place of their mark, which goes"
+        " back to the pool."
+    ),
+    N_("Vampires, close your eyes."),
+    12,
+    with_doppelganger=N_(
+        "Vampires, and the Doppelganger if it became one, wake up and look for each other."
+        " Together, you must give the Mark of the Vampire to one player who is not a vampire: it"
+        " takes the place of their mark, which goes back to the pool."
+    ),
+)
 
 
 VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
@@ -60,8 +83,17 @@ VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
         copy=Copy.BECOMES,
         calls=_calls(
             "copycat",
-            N_("Copycat, wake up and look at one card in the centre: you are now that role."),
+            N_(
+                "Copycat, wake up. You must look at one card in the centre: you are now that role,"
+                " and you wake up and act with it when it is called."
+            ),
             N_("Copycat, close your eyes."),
+            # A Copycat that sees the Doppelganger card is a villager (docs/rules.md 8b.4).
+            with_doppelganger=N_(
+                "Copycat, wake up. You must look at one card in the centre: you are now that role,"
+                " and you wake up and act with it when it is called. If it is the Doppelganger,"
+                " you are a Villager."
+            ),
         ),
     ),
     RoleRecord(
@@ -78,15 +110,7 @@ VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
         ),
         copy=Copy.WITH_THEM,
         vampire=True,
-        calls=_calls(
-            "vampires",
-            N_(
-                "Vampires, wake up and look for each other. Together, give the Mark of the"
-                " Vampire to a player who is not a vampire."
-            ),
-            N_("Vampires, close your eyes."),
-            12,
-        ),
+        calls=_VAMPIRES_CALLS,
     ),
     RoleRecord(
         Role.THE_MASTER,
@@ -108,12 +132,7 @@ VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
         copy=Copy.WITH_THEM,
         vampire=True,
         wakes_with=Role.VAMPIRE,
-        calls=_calls(
-            "the-master",
-            N_("The Master wakes with the vampires and picks with them."),
-            N_("Vampires, close your eyes."),
-            2,
-        ),
+        calls=_VAMPIRES_CALLS,
     ),
     RoleRecord(
         Role.THE_COUNT,
@@ -136,12 +155,20 @@ VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
         wakes_with=Role.VAMPIRE,
         calls=_calls(
             "the-count",
-            N_("The Count, wake up and give the Mark of Fear to a player who is not a vampire."),
+            N_(
+                "The Count, wake up. You must give the Mark of Fear to a player who is not a"
+                " vampire and did not just get the Mark of the Vampire: it takes the place of their"
+                " mark, which goes back to the pool."
+            ),
             N_("The Count, close your eyes."),
         ),
         copy_calls=_calls(
             "doppelganger-the-count",
-            N_("Doppelganger, if you copied the Count, wake up and give your Mark of Fear."),
+            N_(
+                "Doppelganger, if you copied the Count, wake up. You must give the second Mark of"
+                " Fear to a player who is not a vampire and did not just get the Mark of the"
+                " Vampire: it takes the place of their mark, which goes back to the pool."
+            ),
             _DOPP_SLEEPS,
         ),
     ),
@@ -163,13 +190,24 @@ VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
         copy=Copy.OWN_STEP,
         calls=_calls(
             "renfield",
-            N_("Renfield, wake up: see the vampires and their pick, and take the Mark of the Bat."),
-            N_("Renfield, close your eyes."),
+            N_(
+                "Renfield, wake up. Vampires, with your eyes closed, stick out your thumb and point"
+                " at the player you gave the Mark of the Vampire. Renfield, you must take the Mark"
+                " of the Bat: it takes the place of your mark, which goes back to the pool."
+            ),
+            N_("Vampires, put your hands away. Renfield, close your eyes."),
+            12,
         ),
         copy_calls=_calls(
             "doppelganger-renfield",
-            N_("Doppelganger, if you copied Renfield, wake up and take the Mark of the Bat."),
-            _DOPP_SLEEPS,
+            N_(
+                "Doppelganger, if you copied Renfield, wake up. Vampires, with your eyes closed,"
+                " stick out your thumb and point at the player you gave the Mark of the Vampire."
+                " Doppelganger, you must take the second Mark of the Bat: it takes the place of"
+                " your mark, which goes back to the pool."
+            ),
+            N_("Vampires, put your hands away. Doppelganger, close your eyes."),
+            12,
         ),
     ),
     RoleRecord(
@@ -191,7 +229,10 @@ VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
         copy=Copy.AT_ONCE,
         calls=_calls(
             "diseased",
-            N_("Diseased, wake up and give the Mark of Disease to a neighbour."),
+            N_(
+                "Diseased, wake up. You must give the Mark of Disease to the player on your left or"
+                " on your right: it takes the place of their mark, which goes back to the pool."
+            ),
             N_("Diseased, close your eyes."),
         ),
     ),
@@ -215,7 +256,10 @@ VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
         copy=Copy.AT_ONCE,
         calls=_calls(
             "cupid",
-            N_("Cupid, wake up and you may give Marks of Love to two players."),
+            N_(
+                "Cupid, wake up. You may give a Mark of Love to each of two players, yourself"
+                " allowed: each takes the place of that player's mark, which goes back to the pool."
+            ),
             N_("Cupid, close your eyes."),
         ),
     ),
@@ -239,7 +283,10 @@ VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
         copy=Copy.AT_ONCE,
         calls=_calls(
             "instigator",
-            N_("Instigator, wake up and you may give the Mark of the Traitor to a player."),
+            N_(
+                "Instigator, wake up. You may give the Mark of the Traitor to any player, yourself"
+                " allowed: it takes the place of their mark, which goes back to the pool."
+            ),
             N_("Instigator, close your eyes."),
         ),
     ),
@@ -262,12 +309,20 @@ VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
         copy=Copy.OWN_STEP,
         calls=_calls(
             "priest",
-            N_("Priest, wake up, take a Mark of Clarity and you may give one to another player."),
+            N_(
+                "Priest, wake up. You must give yourself a Mark of Clarity, and you may give"
+                " another to one other player: each takes the place of that player's mark, which"
+                " goes back to the pool."
+            ),
             N_("Priest, close your eyes."),
         ),
         copy_calls=_calls(
             "doppelganger-priest",
-            N_("Doppelganger, if you copied the Priest, wake up and do as the Priest."),
+            N_(
+                "Doppelganger, if you copied the Priest, wake up. You must give yourself a Mark of"
+                " Clarity, and you may give another to one other player: each takes the place of"
+                " that player's mark, which goes back to the pool."
+            ),
             _DOPP_SLEEPS,
         ),
     ),
@@ -291,12 +346,19 @@ VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
         copy=Copy.OWN_STEP,
         calls=_calls(
             "assassin",
-            N_("Assassin, wake up and give the Mark of the Assassin to any player."),
+            N_(
+                "Assassin, wake up. You must give the Mark of the Assassin to any player, yourself"
+                " allowed: it takes the place of their mark, which goes back to the pool."
+            ),
             N_("Assassin, close your eyes."),
         ),
         copy_calls=_calls(
             "doppelganger-assassin",
-            N_("Doppelganger, if you copied the Assassin, wake up and give your mark too."),
+            N_(
+                "Doppelganger, if you copied the Assassin, wake up. You must give the second Mark"
+                " of the Assassin to any player, yourself allowed: it takes the place of their"
+                " mark, which goes back to the pool."
+            ),
             _DOPP_SLEEPS,
         ),
     ),
@@ -323,15 +385,29 @@ VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
         calls=_calls(
             "apprentice-assassin",
             N_(
-                "Apprentice Assassin, wake up. Assassin, show yourself. With no Assassin, give"
-                " the Mark of the Assassin."
+                "Apprentice Assassin and Assassin, wake up and look at each other. Apprentice"
+                " Assassin, if no Assassin is awake, you must give the Mark of the Assassin to any"
+                " player, yourself allowed: it takes the place of their mark, which goes back to"
+                " the pool."
             ),
-            N_("Assassins, close your eyes."),
+            N_("Assassin and Apprentice Assassin, close your eyes."),
+            # [VC]: the Apprentice does not meet a Doppelganger-Assassin.
+            with_doppelganger=N_(
+                "Apprentice Assassin and Assassin (not a Doppelganger that copied it), wake up and"
+                " look at each other. Apprentice Assassin, if no Assassin is awake, you must give"
+                " the Mark of the Assassin to any player, yourself allowed: it takes the place of"
+                " their mark, which goes back to the pool."
+            ),
         ),
         copy_calls=_calls(
             "doppelganger-apprentice-assassin",
-            N_("Doppelganger, if you copied the Apprentice Assassin, wake up and do as it."),
-            _DOPP_SLEEPS,
+            N_(
+                "Doppelganger, if you copied the Apprentice Assassin, wake up. Assassin, wake up"
+                " too, and look at each other. Doppelganger, if no Assassin is awake, you must give"
+                " the second Mark of the Assassin to any player, yourself allowed: it takes the"
+                " place of their mark, which goes back to the pool."
+            ),
+            N_("Assassin and Doppelganger, close your eyes."),
         ),
     ),
     RoleRecord(
@@ -353,12 +429,18 @@ VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
         copy=Copy.OWN_STEP,
         calls=_calls(
             "marksman",
-            N_("Marksman, wake up. You may look at one player's card and another player's mark."),
+            N_(
+                "Marksman, wake up. You may look at the card of one other player and at the mark"
+                " of another, or at only one of them."
+            ),
             N_("Marksman, close your eyes."),
         ),
         copy_calls=_calls(
             "doppelganger-marksman",
-            N_("Doppelganger, if you copied the Marksman, wake up and look as the Marksman."),
+            N_(
+                "Doppelganger, if you copied the Marksman, wake up. You may look at the card of one"
+                " other player and at the mark of another, or at only one of them."
+            ),
             _DOPP_SLEEPS,
         ),
     ),
@@ -381,12 +463,18 @@ VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
         copy=Copy.OWN_STEP,
         calls=_calls(
             "pickpocket",
-            N_("Pickpocket, wake up. You may swap your mark with another player's, and look."),
+            N_(
+                "Pickpocket, wake up. You may swap your mark with another player's, then look at"
+                " your new mark."
+            ),
             N_("Pickpocket, close your eyes."),
         ),
         copy_calls=_calls(
             "doppelganger-pickpocket",
-            N_("Doppelganger, if you copied the Pickpocket, wake up and do as the Pickpocket."),
+            N_(
+                "Doppelganger, if you copied the Pickpocket, wake up. You may swap your mark with"
+                " another player's, then look at your new mark."
+            ),
             _DOPP_SLEEPS,
         ),
     ),
@@ -411,12 +499,18 @@ VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
         copy=Copy.OWN_STEP,
         calls=_calls(
             "gremlin",
-            N_("Gremlin, wake up. You may swap the marks, or the cards, of two players."),
+            N_(
+                "Gremlin, wake up. You may swap the marks of any two players, or their cards (not"
+                " both), without looking at them."
+            ),
             N_("Gremlin, close your eyes."),
         ),
         copy_calls=_calls(
             "doppelganger-gremlin",
-            N_("Doppelganger, if you copied the Gremlin, wake up and do as the Gremlin."),
+            N_(
+                "Doppelganger, if you copied the Gremlin, wake up. You may swap the marks of any"
+                " two players, or their cards (not both), without looking at them."
+            ),
             _DOPP_SLEEPS,
         ),
     ),
