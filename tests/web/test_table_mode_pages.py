@@ -260,3 +260,21 @@ def test_the_narrator_with_vampire_cards_then_the_reveal_sheet_with_marks(client
     )  # fmt: skip
     assert 'name="mark_0"' not in base.content.decode()
     assert 'name="copycat"' not in base.content.decode()
+
+
+def test_the_reveal_sheet_takes_a_doppelganger_card_that_copied_no_one(client: Client) -> None:
+    """A Doppelganger card that began in the centre and came to a player (a robber took it)
+    copied no one: the sheet says so with "nothing", and the verdict comes; the select left on
+    "choose" is refused with what to do, nothing scored."""
+    sheet = {
+        "ruleset": "official",
+        "player": ["Ann", "Ben", "Cat"],
+        **{f"final_{n}": c for n, c in enumerate(["doppelganger", "werewolf", "villager"])},
+        **{f"vote_{n}": v for n, v in enumerate(["Ben", "Ann", "Ben"])},
+    }
+    refused = client.post(reverse("narrator_reveal"), sheet)
+    assert "Say which role the Doppelganger copied" in text(refused)
+    assert "Winners:" not in text(refused)
+    verdict = client.post(reverse("narrator_reveal"), {**sheet, "copied": "nothing"})
+    assert verdict.status_code == 200, alerts(verdict)
+    assert "Winners: <strong>Ann, Cat</strong>." in text(verdict)

@@ -367,6 +367,7 @@ def reveal_sheet(
     investigator: Role | None = None,
     marks: Mapping[str, Mark] | None = None,
     copycat: Role | None = None,
+    copied_nothing: bool = False,
 ) -> Verdict:
     """The dead and the winners from the cards the players hold at the end (turned over at the
     table) and whom each pointed at: the engine's own tally and outcome (rules/000 s6a, s6c,
@@ -375,8 +376,9 @@ def reveal_sheet(
     `investigator`, what the paranormal investigator card became (a werewolf or the tanner),
     played by whoever holds it. Vampire (8b.2, 8b.6): `marks`, each player's mark at the end
     (None: a game without marks); `copycat`, the role the Copycat card copied (None: it copied
-    nothing, it began in the centre). Raises RuleError if the sheet is incomplete or
-    impossible."""
+    nothing, it began in the centre). `copied_nothing`: the sheet says the Doppelganger card
+    copied no one (it began in the centre and came to a player in the night). Raises RuleError
+    if the sheet is incomplete or impossible."""
     players = tuple(players)
     artifacts = {p: a for p, a in (artifacts or {}).items() if p in players}
     if (artifacts or investigator) and ruleset is not Ruleset.OFFICIAL:
@@ -395,7 +397,7 @@ def reveal_sheet(
     missing = [p for p in players if p not in final]
     if missing:
         raise RuleError(_("Choose %(player)s's card.") % {"player": missing[0]})
-    if Role.DOPPELGANGER in final.values() and copied is None:
+    if Role.DOPPELGANGER in final.values() and copied is None and not copied_nothing:
         raise RuleError(_("Say which role the Doppelganger copied (or that it copied none)."))
     if copycat is Role.COPYCAT:
         raise RuleError(_("The Copycat copies a card in the centre, not itself."))

@@ -37,6 +37,9 @@ from .options import parse_deck
 
 DAY_MINUTES = 5  # at a table; the host changes it (rules/000's 30 minutes is for online play)
 MOST_PLAYERS_ON_A_SHEET = 20  # the reveal sheet reads no more rows than this
+# The sheet's answer for a Doppelganger card that copied no one: it began in the centre and came
+# to a player in the night (the select's empty choice is "not said yet", and is refused).
+COPIED_NOTHING = "nothing"
 
 Fields = Mapping[str, Sequence[str]]
 
@@ -210,6 +213,7 @@ class OneNightNarrator:
                 investigator=became,
                 marks=marks if marked else None,
                 copycat=copycat,
+                copied_nothing=copied_raw == COPIED_NOTHING,
             )
         except RuleError as error_:
             error = str(error_)
