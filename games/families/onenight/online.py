@@ -20,7 +20,7 @@ from .engine.deck import not_in_rules
 # Vampire's fourteen cards wait for their web step: the night forms do not know their actions
 # (the Gremlin's marks or cards, the Marksman, the Count's two names, the Copycat), the pages do
 # not show marks, the narrator's dusk calls and the leak and quote audits leave them out.
-NOT_YET_ONLINE: frozenset[Role] = VAMPIRE_ROLES
+NOT_YET_ONLINE: frozenset[Role] = frozenset()
 
 
 def online_limits(ruleset: Ruleset) -> dict[Role, int]:
