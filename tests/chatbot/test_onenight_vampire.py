@@ -7,8 +7,9 @@ the night letters' syntax, and the marks told after the night by DM only.
 The first tests read words into fields at the family's level (OneNightChat.move), with no move
 made: the Marksman's "-" and the Gremlin's word are refused by the web's reading of a posted
 form (`play.named_targets`) until the web step lands, and the Copycat's `copy` move with it.
-The games played through the bot use the cards whose fields pass today; the others are marked
-to be completed when the web step is merged.
+The games played through the bot use the cards whose fields pass today, or teach the page's
+reading the Marksman's and the Gremlin's words for the test; the rest (the Copycat's `copy`,
+the Gremlin's night letter) are marked to be completed when the web step is merged.
 """
 
 from __future__ import annotations
@@ -269,3 +270,52 @@ def test_the_marksman_and_the_gremlin_by_chat() -> None:
     assert table.phase == "day"
     assert table.state["actions"]["Ann"]["targets"] == ["-", "Cat"]
     assert table.state["actions"]["Ben"]["targets"] == ["marks", "Ann", "Cat"]
+
+
+def test_the_marksman_and_the_gremlin_by_chat_with_their_words_passed_through(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Until the web step lands, the page's reading (`play.named_targets`) is taught the
+    Marksman's "-" and the Gremlin's word here, so the bot's fields play a whole night: the
+    engine reads them as 8b.3 says, and each report comes by DM."""
+    from games.families.onenight import play
+
+    reading = play.named_targets
+
+    def passing(state: play.OneNightState, values: list[str]) -> list[str]:
+        words = ("-", "marks", "cards")
+        return [v if v in words else reading(state, [v])[0] for v in values]
+
+    monkeypatch.setattr(play, "named_targets", passing)
+    chat = FakeChat()
+    table = open_game(chat, ["Ann", "Ben", "Cat"])
+    code = table.code
+    start_dealt(chat, table, "Ann", ["marksman", "gremlin", "cupid", "werewolf", "seer", "drunk"])
+    for name, words in (("Ann", "- Cat"), ("Ben", "marks Ann Cat"), ("Cat", "nobody")):
+        assert "Your action is in" in _answer(chat, name, f"!target {code} {words}"), name
+    table.refresh_from_db()
+    assert table.phase == "day"
+    assert table.state["actions"]["Ann"]["targets"] == ["-", "Cat"]
+    assert table.state["actions"]["Ben"]["targets"] == ["marks", "Ann", "Cat"]
+    chat.deliver()
+    assert "You swapped the marks of Ann and Cat." in "\n".join(chat.inbox["Ben"])
+    assert "Cat's mark is the Mark of Clarity." in "\n".join(chat.inbox["Ann"])
+    assert "mark" not in "\n".join(chat.channels["game"]).lower()
+
+
+def test_a_doppelganger_that_copies_the_count_names_the_pick_then_the_fear() -> None:
+    """8b.5: a Doppelganger-Count picks with the vampires and gives its own Mark of Fear; its
+    second `!target` is read as the Count's, and its second letter gives the Count's syntax."""
+    chat = FakeChat()
+    table = open_game(chat, ["Ann", "Ben", "Cat", "Dan"])
+    code = table.code
+    deck = ["doppelganger", "the_count", "villager", "seer", "villager", "werewolf", "drunk"]
+    start_dealt(chat, table, "Ann", deck)
+    assert "is in" in _answer(chat, "Ann", f"!target {code} Ben")  # copies the Count
+    chat.deliver()
+    assert f"Send `!target {code} <pick> <fear>`" in chat.last("Ann")
+    answer = _answer(chat, "Ann", f"!target {code} Cat")
+    assert answer.startswith(f"Game {code}: nothing was sent.") and "<pick> <fear>" in answer
+    assert "Your action is in." in _answer(chat, "Ann", f"!target {code} Cat Dan")
+    table.refresh_from_db()
+    assert table.state["actions"]["Ann"]["targets"] == ["Ben", "Cat", "Dan"]
