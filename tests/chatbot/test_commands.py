@@ -156,18 +156,27 @@ def test_a_target_in_public_is_deleted_and_nothing_is_done() -> None:
     assert not ChatLine.objects.filter(table=table, author="Cat").exists()
 
 
-def test_the_bot_does_not_deal_a_card_not_yet_online() -> None:
-    """The bot has no deck command: it deals the lobby's deck, and one holding a Vampire card
-    (stored before the gate, games/families/onenight/online.py) is refused, nothing dealt."""
+def test_the_bot_does_not_deal_a_card_not_yet_online(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot has no deck command: it deals the lobby's deck, and one holding a card not yet
+    online (stored before the gate, games/families/onenight/online.py) is refused, nothing
+    dealt. Vampire's cards are online now (issue 42): the gate is shown here with the Vampire
+    put back behind it, then the same deck dealt without it."""
+    from games.families.onenight import online
+    from games.families.onenight.engine import Role
+
     chat = FakeChat()
     table = open_game(chat, ["Ann", "Ben", "Cat"])
     deck = ["vampire", "werewolf", "seer", "villager", "villager", "drunk"]
     Table.objects.filter(pk=table.pk).update(options={**table.options, "deck": deck})
-    reply = chat.say("Ann", f"!start {table.code}", "game")
+    with monkeypatch.context() as patched:
+        patched.setattr(online, "NOT_YET_ONLINE", frozenset({Role.VAMPIRE}))
+        reply = chat.say("Ann", f"!start {table.code}", "game")
     assert reply is not None
     assert "The Vampire card cannot be played here yet." in " ".join(reply.private), reply
     table.refresh_from_db()
     assert table.stage == "lobby" and not table.started_at
+    reply = chat.say("Ann", f"!start {table.code}", "game")
+    assert reply is not None and "has begun" in reply.public[0], reply
 
 
 def test_clear_private_answers_for_what_cannot_be_done() -> None:

@@ -309,3 +309,37 @@ async def test_one_failed_lookup_does_not_stop_the_catch_up(
     assert await bot.catch_up_messages() == 1
     table = await sync_to_async(Table.objects.get)(code=code)
     assert table.state["actions"]["Ann"]["targets"] == ["Ben"]
+
+
+async def test_a_vampire_night_on_discord_and_the_marks_come_by_dm(bot: WerewolfBot) -> None:
+    """Issue 42: the Count's two names (the pick, then the Mark of Fear) and Cupid's two lovers
+    by DM; each seat's mark after the night comes in its own DM, never in the channel."""
+    discord_ = Discord()
+    code = await discord_.open_game(tuple(NAMES))
+    table = await sync_to_async(Table.objects.get)(code=code)
+    deck = ["the_count", "vampire", "cupid", "diseased", "seer", "villager", "werewolf", "robber"]
+    await sync_to_async(Table.objects.filter(pk=table.pk).update)(
+        options={**table.options, "deck": deck}
+    )
+    with fixed_shuffle():
+        await discord_.say("Ann", f"!start {code}")
+    discord_.collect()
+    assert f"`!target {code} <pick> <fear>`" in discord_.inbox("Ann")
+    await discord_.say("Ann", f"!target {code} Cat", private=True)
+    assert "nothing was sent" in discord_.dms["Ann"][-1]
+    for name, words in (
+        ("Ann", "Cat Dan"),
+        ("Ben", "Cat"),
+        ("Cat", "Cat, Eve"),
+        ("Dan", "Eve"),
+        ("Eve", "Ann"),
+    ):
+        await discord_.say(name, f"!target {code} {words}", private=True)
+    table = await sync_to_async(Table.objects.get)(code=code)
+    assert table.phase == "day"
+    await bot.relay_once()
+    discord_.collect()
+    assert "At the end of dusk your mark was the Mark of Fear." in discord_.inbox("Dan")
+    for name in NAMES:
+        assert "At the end of dusk your mark was the" in discord_.inbox(name), name
+    assert not any("Mark of" in post or "your mark" in post for post in discord_.posts)

@@ -14,6 +14,7 @@ import pytest
 from games.chatbot import relay
 from games.chatbot.letters import due_letters
 from games.chatbot.models import SeatLink
+from games.families.werewolf.stored import game_of
 from games.tables import services
 from games.tables.family import FamilyError
 from games.tables.models import Table
@@ -71,6 +72,31 @@ def test_letters_are_the_seats_view_and_a_secret_stays_private() -> None:
     victim = next(n for n in NAMES if n not in wolves)
     reply = chat.say(wolves[0], f"!night {table.code} {victim}")
     assert reply is not None and "your choices for tonight are in" in reply.private[0]
+
+
+def test_a_wolf_hears_by_dm_when_a_packmate_sends_or_changes_the_packs_choice() -> None:
+    """The pack's page shows its choices as they come; on Discord each packmate is told by DM,
+    again at each change, and nobody outside the pack hears of it."""
+    chat = FakeChat()
+    table = open_game(chat, "forum")
+    chat.deliver()
+    code = table.code
+    game = game_of(table.state)
+    wolves = sorted(p for p in game.state.alive if game.setup.roles[p].pack is not None)
+    assert len(wolves) >= 2, wolves
+    # The first wolf with one choice tonight (`!night <game> <player>`), and a packmate.
+    first = next(w for w in wolves if f"`!night {code} <player>`" in "\n".join(chat.inbox[w]))
+    second = next(w for w in wolves if w != first)
+    prey = [n for n in NAMES if n not in wolves]
+    news = f"Game {code}, tonight: the pack so far:"
+    for victim in prey[:2]:
+        reply = chat.say(first, f"!night {code} {victim}")
+        assert reply is not None and "are in" in reply.private[0], reply
+        chat.deliver()
+        assert chat.last(second).startswith(news) and f"{first} → {victim}" in chat.last(second)
+    assert sum(news in m for m in chat.inbox[second]) == 2  # once per change
+    assert not any(news in m for m in chat.inbox[first])  # his own choice: answered already
+    assert not any(news in m for name in prey for m in chat.inbox[name])
 
 
 def _asks(table: Table) -> dict[str, list[str]]:

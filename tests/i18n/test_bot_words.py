@@ -68,3 +68,43 @@ def test_a_whole_game_by_chat_commands_in_another_language() -> None:
 def _plain(text: str) -> str:
     """A chat message as the HTML reader takes text: escaped, so <player> is not a tag."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def test_the_vampire_cards_by_chat_in_another_language() -> None:
+    """Issue 42: the night letters' syntax lines of the Vampire cards, their refusals and the
+    marks in the night's report, all in the reader's language."""
+    chat = FakeChat()
+    names = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"]
+    deck = ["the_count", "vampire", "cupid", "diseased", "copycat", "marksman", "instigator"]
+    said: list[str] = []
+    chat.say("Ann", "!new official", "game")
+    table = Table.objects.latest("pk")
+    for name in names[1:]:
+        chat.say(name, f"!join {table.code}", "game")
+    deck += ["seer", "werewolf", "villager"]
+    Table.objects.filter(pk=table.pk).update(options={**table.options, "deck": deck})
+    with fixed_shuffle():
+        chat.say("Ann", f"!start {table.code}", "game")
+    chat.deliver()
+    code = table.code
+    for name, words in (
+        ("Ann", "Cat"),  # refused: the Count takes two
+        ("Eve", "Ann"),  # refused: the Copycat looks at a centre card first
+        ("Fay", "- -"),  # refused: a card, a mark, or both
+        ("Dan", ""),  # refused: the Diseased must choose
+        ("Ann", "Cat Gus"),
+        ("Ben", "Cat"),
+        ("Cat", "Cat Dan"),
+        ("Dan", "Cat"),
+        ("Gus", "nobody"),
+    ):
+        reply = chat.say(name, f"!target {code} {words}".strip())
+        assert reply is not None
+        said.extend(reply.private)
+    chat.deliver()
+    texts = [*said, *(m for box in chat.inbox.values() for m in box)]
+    assert sum("\n" in text for text in said) == 4  # the four refusals, with the syntax
+    assert any(f"{code} <" in text for text in chat.inbox["Ann"])  # the Count's letter
+    allowed = [*names, code, *COMMAND_WORDS, "marks", "cards", "Ann"]
+    left = sorted({w for text in texts for w in pseudo.english_words(_plain(text), allowed)})
+    assert not left, left

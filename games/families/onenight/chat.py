@@ -4,7 +4,8 @@ interface (games.tables.family.ChatPlay) so that the bot holds none of its rules
 A seat's view as text is letters.py's. Its moves by name are rules/000's commands: `!target
 <game id> <players to target>` (s3b) and `!vote <game id> <player>` (s3d), both sent by private
 message, with `!ready` and `!endday` for the day (s3c). Each is read into the move the seat's
-page would post, and answered in the bot's words.
+page would post, and answered in the bot's words. Vampire's cards and the Copycat's two steps
+are read by their aim (chat_aims.py; docs/rules.md 8b.3).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from games.tables.family import (
 )
 from games.tables.said import NotSeated, UnknownWord, named
 
-from . import letters
+from . import chat_aims, letters
 from .engine import CENTRE_POSITIONS, Ruleset
 from .panels import ActionForm, view_of
 
@@ -47,6 +48,13 @@ MOVES_HELP = (
         "`!target <game id> <targets>` sends your night action, to me privately;"
         " `!target <game id> nobody` is no action (`!target <game id>` alone, for a role with"
         " nothing to do)."
+    ),
+    gettext_lazy(
+        # Translators: keep `-`, `marks` and `cards` as they are: they are what a player types.
+        "Two-part actions take their names in order: the Count's pick then the Mark of Fear,"
+        " the Marksman's card then mark (`-` for none), the Gremlin's `marks` or `cards` then"
+        " two players; the Copycat sends a centre card first, then its new card's action. Your"
+        " night letter says what your card takes."
     ),
     gettext_lazy(
         "`!ready <game id>` says you are ready to vote (`!ready <game id> no` takes it back)."
@@ -106,11 +114,12 @@ class OneNightChat:
         raise FamilyError(_("That can't be done in this game."))
 
 
-def _targets(table: TableInfo, said: Said) -> list[str]:
+def _targets(table: TableInfo, said: Said, extra: Mapping[str, str] = CENTRE_WORDS) -> list[str]:
     """The targets as the web form posts them (seat ids, centre positions) from what the player
-    typed: names, mentions of players, and left, middle, right."""
+    typed: names, mentions of players, and left, middle, right (and a step's own `extra`
+    words)."""
     try:
-        return named(table, said, CENTRE_WORDS)
+        return named(table, said, extra)
     except NotSeated as error:
         raise FamilyError(
             _("%(player)s is not playing in game %(code)s.")
@@ -142,6 +151,9 @@ def _target(table: TableInfo, seat: SeatInfo, said: Said) -> ChatMove:
         raise FamilyError(
             _("Game %(code)s is not in its night: night actions are closed.") % {"code": table.code}
         )
+    step = chat_aims.step_now(table, seat)
+    if step is not None:
+        return _aimed(table, said, step)
     form = view_of(table, seat).action_form
     if form is None:
         raise FamilyError(_("You already sent your night action; it is final."))
@@ -170,6 +182,67 @@ def _target(table: TableInfo, seat: SeatInfo, said: Said) -> ChatMove:
         kind, fields = "action", {"targets": values}
         done = _("Game %(code)s: Your action is in. The night ends when everyone has sent theirs.")
     return ChatMove(kind, fields, done % {"code": table.code})
+
+
+def _aimed(table: TableInfo, said: Said, step: chat_aims.Step) -> ChatMove:
+    """A step read by its aim (docs/rules.md 8b.3): the Copycat's centre card, the vampires'
+    pick, the Count's pick then fear, Cupid's lovers, the Marksman's card then mark, the
+    Gremlin's word then players, a mark's player. Words that do not fit are answered with what
+    to send, and nothing is sent."""
+    code = {"code": table.code}
+    nobody = _says_nobody(table, said)
+    if nobody or not said.text.strip():
+        if not nobody:
+            raise FamilyError(
+                _not_sent_step(table, step, _("Your night action needs your choice:"))
+            )
+        if not step.may_abstain:
+            raise FamilyError(_not_sent_step(table, step, _("Your role must act tonight:")))
+        done = _(
+            "Game %(code)s: Your action is in: no action. The night ends when everyone has"
+            " sent theirs."
+        )
+        return ChatMove("action", {"no_action": ["1"]}, done % code)
+    extra = chat_aims.extra_words(step)
+    values: list[str] | None = None
+    word = None
+    if step.rule.aim == "marks_or_cards":
+        values, word = _gremlin(table, said, extra)
+    if values is None:
+        values = _targets(table, said, extra)
+    try:
+        targets = chat_aims.targets(step, values, word)
+    except chat_aims.Wrong as error:
+        raise FamilyError(_not_sent_step(table, step, str(error))) from None
+    if step.kind == "copy":
+        done = _(
+            "Game %(code)s: You looked at the %(position)s card. My next message says what you"
+            " are now."
+        )
+        return ChatMove("copy", {"targets": targets}, done % {**code, "position": targets[0]})
+    done = _("Game %(code)s: Your action is in. The night ends when everyone has sent theirs.")
+    return ChatMove("action", {"targets": targets}, done % code)
+
+
+def _gremlin(
+    table: TableInfo, said: Said, extra: Mapping[str, str]
+) -> tuple[list[str] | None, str | None]:
+    """The Gremlin's leading `marks` or `cards` and the names after it (8b.3). Where a player is
+    called so, the word is theirs unless two names follow it."""
+    split = chat_aims.gremlin_word(said.text)
+    if split is None:
+        return None, None
+    head, rest = split
+    values = _targets(table, Said(rest, said.mentions), extra)
+    if any(s.name.lower() == head for s in table.seats) and len(values) != 2:
+        return None, None
+    return values, head
+
+
+def _not_sent_step(table: TableInfo, step: chat_aims.Step, why: str) -> str:
+    """A refused `!target` of a step read by its aim: nothing was sent, why, and what to send."""
+    heading = _("Game %(code)s: nothing was sent.") % {"code": table.code}
+    return "\n".join((f"{heading} {why}", *chat_aims.syntax(step, table.code)))
 
 
 def _says_nobody(table: TableInfo, said: Said) -> bool:

@@ -17,6 +17,7 @@ from django.utils.translation import ngettext, pgettext
 from games.tables.family import Letter, SeatInfo, TableInfo
 from games.words import listing
 
+from . import chat_aims
 from .engine import CENTRE_POSITIONS, Role
 from .panels import ActionForm, OneNightView, Reveal, view_of
 
@@ -45,14 +46,24 @@ def _either(shapes: list[str]) -> str:
 NOBODY = ("nobody", "no action")
 
 
-def action_letter(form: ActionForm, code: str, names: Mapping[str, str] | None = None) -> str:
+def action_letter(
+    form: ActionForm,
+    code: str,
+    names: Mapping[str, str] | None = None,
+    step: chat_aims.Step | None = None,
+    copied: Role | None = None,
+) -> str:
     """The night's instructions for this seat's form (rules/000 s3b: "!target <game id>
     <players to target>"; a role with nothing to do still sends one, naming nobody). `names`:
-    the players' names by seat id, as the form's choices post them."""
-    lines = [_("**Game %(code)s, tonight:** %(prompt)s") % {"code": code, "prompt": form.prompt}]
-    if form.copied is not None:
-        lines.append(_("You copied the card of a %(role)s.") % {"role": form.copied.title})
-    lines += how_to_act(form, code, names)
+    the players' names by seat id, as the form's choices post them. `step`: a step read by its
+    aim (a Vampire card, the Copycat's centre card: chat_aims.py), whose syntax replaces the
+    form's; `copied`: the card a Copycat became, where the form does not say it."""
+    prompt = step.rule.description if step is not None else form.prompt
+    lines = [_("**Game %(code)s, tonight:** %(prompt)s") % {"code": code, "prompt": prompt}]
+    copied = form.copied or copied
+    if copied is not None:
+        lines.append(_("You copied the card of a %(role)s.") % {"role": copied.title})
+    lines += chat_aims.syntax(step, code) if step is not None else how_to_act(form, code, names)
     lines.append(_("Your choice is final once sent."))
     return "\n".join(lines)
 
@@ -228,14 +239,20 @@ def due(table: TableInfo, seat: SeatInfo) -> tuple[Letter, ...]:
     letters: list[tuple[str, str]] = []
     if view.role is not None and view.phase != "reveal":
         letters.append(("role", role_letter(view, code)))
-    if view.phase == "night" and view.copied is not None and view.action_form is None:
-        # The Doppelganger sees the card it copied at once, as its page shows it.
+    # The Copycat's card (8b.4), where the view does not give it as the Doppelganger's.
+    looked = chat_aims.copycat_card(table, seat) if view.phase == "night" else None
+    copied = view.copied or (looked[1] if looked is not None else None)
+    if view.phase == "night" and copied is not None and view.action_form is None:
+        # The Doppelganger (and the Copycat) sees the card it copied at once, as its page
+        # shows it.
         text = _("Game %(code)s: you copied the card of a %(role)s.")
-        letters.append(("copied", text % {"code": code, "role": view.copied.title}))
+        letters.append(("copied", text % {"code": code, "role": copied.title}))
     if view.phase == "night" and view.action_form is not None:
-        step = "copy" if view.action_form.kind == "copy" else "action"
+        aimed = chat_aims.step_now(table, seat)
+        copying = view.action_form.kind == "copy" or (aimed is not None and aimed.kind == "copy")
         names = {str(s.id): s.name for s in table.seats}
-        letters.append((f"night:{step}", action_letter(view.action_form, code, names)))
+        text = action_letter(view.action_form, code, names, aimed, copied)
+        letters.append((f"night:{'copy' if copying else 'action'}", text))
     if view.night_report and view.phase in ("day", "voting"):
         letters.append(("report", report_letter(view, code)))
         if view.phase == "day":

@@ -66,7 +66,24 @@ def due(table: TableInfo, seat: SeatInfo) -> tuple[Letter, ...]:
     ask = _ask(table, view)
     if ask is not None:
         letters.append(ask)
+    news = _pack_news(table, view)
+    if news is not None:
+        letters.append(news)
     return tuple(letters)
+
+
+def _pack_news(table: TableInfo, view: WerewolfView) -> Letter | None:
+    """The pack's choices tonight, told again each time a packmate sends or changes theirs (the
+    pack's page shows them as they come); the seat's own choice is answered by its command."""
+    if view.me is None or not view.pack:
+        return None
+    others = [(wolf, target) for wolf, target in view.pack if wolf != view.me.name]
+    if not others:
+        return None
+    key = f"pack:{_step(table, view)}:" + ";".join(f"{wolf}={target}" for wolf, target in others)
+    pack = ", ".join(f"{wolf} → {target}" for wolf, target in view.pack)
+    text = _("Game %(code)s, tonight: the pack so far: %(choices)s.")
+    return Letter(key, text % {"code": table.code, "choices": pack})
 
 
 def _role(view: WerewolfView, code: str) -> Letter:
