@@ -34,7 +34,7 @@ VAMPIRE_DECK = {
 
 
 def test_every_card_of_the_engine_is_dealt_online() -> None:
-    assert NOT_YET_ONLINE == frozenset()
+    assert frozenset() == NOT_YET_ONLINE
     for ruleset in Ruleset:
         assert online_limits(ruleset) == engine_limits(ruleset)
     assert set(online_limits(Ruleset.OFFICIAL)) >= VAMPIRE_ROLES
