@@ -298,6 +298,8 @@ def make_daybreak_plans(first: int) -> list[Plan]:
             pool.subtract(must)
             if alpha:
                 pool[Role.WEREWOLF] -= 1  # the centre werewolf card
+            else:
+                pool[Role.ALPHA_WOLF] = 0  # its centre werewolf card would be one card more
             rest = [r for r, k in pool.items() for _ in range(k)]
             rng.shuffle(rest)
             fill = rest[: size + 3 - len(must)]
