@@ -25,10 +25,12 @@ The deals are planned (a seeded plan per game, dealt in that order through the s
 the table core's chance patched) so that over the run every role of both rulesets is dealt to a
 player and lies in the centre. Night actions are random legal ones (the Doppelganger's copy and
 its second step included), votes random; some games let the night, the day or the vote run out.
-Six Daybreak games (official ruleset, `DAYBREAK_MUSTS`) deal every expansion card to a player,
-the Alpha Wolf's centre werewolf card included (`Plan.stored`); their seats pick random choices
-of the night form their page shows, and every seat may read what lies on the table by day (the
-cards turned face up: docs/rules.md 8a.9).
+Ten expansion games (official ruleset, `DAYBREAK_MUSTS`: six for Daybreak, four for Vampire)
+deal every expansion card to a player, the Alpha Wolf's centre werewolf card included
+(`Plan.stored`); their seats pick random legal choices of the night form their page shows (the
+Copycat's centre card, the Count's two selects, the Gremlin's word, the Marksman's "-": docs/
+rules.md 8b.7), and every seat may read what lies on the table by day (the cards turned face up:
+docs/rules.md 8a.9) and its own marks in its night report.
 
 Two mutants (a role message carrying a neighbour's card, a pushed panel carrying one in an HTML
 comment and a CSS class) check that the audit does catch leaks in pages and in frames.
