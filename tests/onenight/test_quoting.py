@@ -61,3 +61,29 @@ def test_a_copied_role_message_of_the_official_rules_only() -> None:
     doppelganger = "Tonight you first look at another player's card and become that role."
     assert fakes_one(doppelganger, fake_patterns(Ruleset.OFFICIAL, "en"))
     assert not fakes_one(doppelganger, fake_patterns(Ruleset.HOUSE, "en"))
+
+
+# Vampire's texts (docs/rules.md 8b.7): checked at a table whose deck holds an expansion card.
+VAMPIRE_FAKES = (
+    "At dusk you and the other vampires pick a player to turn into a vampire.",
+    "At the end of dusk your mark was the Mark of Fear.",
+    "You took Cat's mark: it is the Mark of the Vampire.",
+    "You copied the left centre card: you are the Seer.",
+    "You copied the middle centre card: you are the Gremlin.",
+)
+VAMPIRE_TALK = (
+    "I think the vampires gave Ben the mark of the vampire",
+    "my mark was clarity at the end of dusk, I promise",
+    "I am the copycat and I copied the seer in the centre",
+    "the gremlin swapped our marks, Ann, so watch out",
+)
+
+
+def test_vampires_fakes_are_caught_at_an_expansion_table_only() -> None:
+    patterns = fake_patterns(Ruleset.OFFICIAL, "en", True)
+    assert [line for line in VAMPIRE_FAKES if not fakes_one(line, patterns)] == []
+    assert [line for line in VAMPIRE_TALK if fakes_one(line, patterns)] == []
+    assert [line for line in FAKES if not fakes_one(line, patterns)] == []
+    assert [line for line in TALK if fakes_one(line, patterns)] == []
+    base = fake_patterns(Ruleset.OFFICIAL, "en")
+    assert not fakes_one(VAMPIRE_FAKES[1], base)

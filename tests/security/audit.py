@@ -54,6 +54,10 @@ TEAM_ROLE: dict[Team, Role | None] = {
     Team.TOWN: None,
     Team.WEREWOLF: Role.WEREWOLF,
     Team.TANNER: Role.TANNER,
+    # Vampire's teams (docs/rules.md 8b.1) name no base role.
+    Team.VAMPIRE: None,
+    Team.ASSASSIN: None,
+    Team.APPRENTICE_ASSASSIN: None,
 }
 
 # The phases of a One Night table, as the audit and the matrices name them (Table.phase).

@@ -25,10 +25,12 @@ The deals are planned (a seeded plan per game, dealt in that order through the s
 the table core's chance patched) so that over the run every role of both rulesets is dealt to a
 player and lies in the centre. Night actions are random legal ones (the Doppelganger's copy and
 its second step included), votes random; some games let the night, the day or the vote run out.
-Six Daybreak games (official ruleset, `DAYBREAK_MUSTS`) deal every expansion card to a player,
-the Alpha Wolf's centre werewolf card included (`Plan.stored`); their seats pick random choices
-of the night form their page shows, and every seat may read what lies on the table by day (the
-cards turned face up: docs/rules.md 8a.9).
+Ten expansion games (official ruleset, `DAYBREAK_MUSTS`: six for Daybreak, four for Vampire)
+deal every expansion card to a player, the Alpha Wolf's centre werewolf card included
+(`Plan.stored`); their seats pick random legal choices of the night form their page shows (the
+Copycat's centre card, the Count's two selects, the Gremlin's word, the Marksman's "-": docs/
+rules.md 8b.7), and every seat may read what lies on the table by day (the cards turned face up:
+docs/rules.md 8a.9) and its own marks in its night report.
 
 Two mutants (a role message carrying a neighbour's card, a pushed panel carrying one in an HTML
 comment and a CSS class) check that the audit does catch leaks in pages and in frames.
@@ -69,19 +71,23 @@ from games.families.onenight.engine import (
     NightResult,
     Requirement,
     Role,
+    RuleError,
     Ruleset,
     action_rule,
     copied_action_rule,
     max_players,
+    validate_action,
     validate_deck,
 )
 from games.families.onenight.engine import role_limits as all_role_limits
+from games.families.onenight.engine.actions import copycat_action_rule
 from games.families.onenight.engine.messages import RoleMessage, night_report, role_message
 from games.families.onenight.engine.night import ACTS_AT_ONCE
 from games.families.onenight.online import NOT_YET_ONLINE, online_limits
 from games.families.onenight.options import RULES_PHRASE
-from games.families.onenight.play import OneNightState
+from games.families.onenight.play import OneNightState, named_targets
 from games.tables import consumers, push
+from games.tables.family import FamilyError
 from games.tables.models import Seat, Table
 from tests.factories import NAMES, client_for, deal_game, form_targets, new_client, table_state
 from tests.security.audit import (
@@ -269,6 +275,12 @@ DAYBREAK_MUSTS: tuple[tuple[Role, ...], ...] = (
     (Role.ALPHA_WOLF, Role.WITCH, Role.CURATOR, Role.SENTINEL, Role.DOPPELGANGER),
     (Role.REVEALER, Role.PARANORMAL_INVESTIGATOR, Role.MYSTIC_WOLF, Role.VILLAGE_IDIOT),
     (Role.DREAM_WOLF, Role.REVEALER, Role.CURATOR, Role.ALPHA_WOLF, Role.DOPPELGANGER),
+    # Vampire's cards (docs/rules.md 8b), each dealt to a player: their forms, the marks in the
+    # reports, the Copycat's two steps and a Doppelganger among them.
+    (Role.COPYCAT, Role.VAMPIRE, Role.THE_COUNT, Role.RENFIELD, Role.DISEASED),
+    (Role.THE_MASTER, Role.CUPID, Role.INSTIGATOR, Role.PRIEST, Role.MARKSMAN),
+    (Role.ASSASSIN, Role.APPRENTICE_ASSASSIN, Role.PICKPOCKET, Role.GREMLIN, Role.VAMPIRE),
+    (Role.DOPPELGANGER, Role.THE_COUNT, Role.GREMLIN, Role.MARKSMAN, Role.COPYCAT),
 )
 
 
@@ -277,7 +289,7 @@ def make_daybreak_plans(first: int) -> list[Plan]:
     drawn from every official card; with the Alpha Wolf a werewolf card more, at the centre
     werewolf place (the last of `Plan.cards`)."""
     rng = random.Random(SEED + 1)
-    # The cards played online (online.py): Vampire's wait for their forms and pages (8b.7).
+    # The cards played online (online.py): every official card, Vampire's too (8b.7).
     limits = online_limits(Ruleset.OFFICIAL)
     plans: list[Plan] = []
     for j, must in enumerate(DAYBREAK_MUSTS):
@@ -288,6 +300,8 @@ def make_daybreak_plans(first: int) -> list[Plan]:
             pool.subtract(must)
             if alpha:
                 pool[Role.WEREWOLF] -= 1  # the centre werewolf card
+            else:
+                pool[Role.ALPHA_WOLF] = 0  # its centre werewolf card would be one card more
             rest = [r for r, k in pool.items() for _ in range(k)]
             rng.shuffle(rest)
             fill = rest[: size + 3 - len(must)]
@@ -338,7 +352,7 @@ def test_the_plans_cover_every_role_dealt_and_in_the_centre() -> None:
         assert centre == set(role_limits(ruleset)), ruleset
         assert sizes == set(range(3, max_players(ruleset) + 1)), ruleset
     daybreak = {r for plan in PLANS if plan.daybreak for r in plan.cards[: len(plan.players)]}
-    wanted = EXPANSION_ROLES - NOT_YET_ONLINE  # Vampire's: the web step (docs/rules.md 8b.7)
+    wanted = EXPANSION_ROLES - NOT_YET_ONLINE  # Vampire's too since their web step (8b.7)
     assert daybreak >= wanted, sorted(r.value for r in wanted - daybreak)
 
 
@@ -745,7 +759,9 @@ async def night(run: GameRun) -> None:
             ],
         )
         await chat(run, player, "is anyone awake", expect=409)
-    not_doppel = next(p for p in plan.players if deal.cards[p] is not Role.DOPPELGANGER)
+    not_doppel = next(
+        p for p in plan.players if deal.cards[p] not in (Role.DOPPELGANGER, Role.COPYCAT)
+    )
     await run.http(
         run.players[not_doppel],
         "POST",
@@ -847,10 +863,16 @@ async def daybreak_night(run: GameRun) -> None:
         expect: tuple[int, ...] = (200,) if htmx else (302,)
         form = await _form(run, name)
         if form is not None and form.kind == "copy":
-            model = rng.choice([p for p in plan.players if p != name])
+            # The Doppelganger's player or the Copycat's centre card (docs/rules.md 8b.4).
+            value = rng.choice(form.choices).value
+            ids = {str(p.seat_id): p.name for p in run.players.values()}
+            model = ids.get(value, value)
             copied = deal.cards[model]
-            ACTION_KINDS[f"doppelganger copies the {copied.value}"] += 1
-            copied_rule = copied_action_rule(copied, deal, name)
+            ACTION_KINDS[f"{deal.cards[name].value} copies the {copied.value}"] += 1
+            if deal.cards[name] is Role.COPYCAT:
+                copied_rule = copycat_action_rule(deal, name, model)
+            else:
+                copied_rule = copied_action_rule(copied, deal, name)
             run.learn(
                 name,
                 {copied},
@@ -860,21 +882,15 @@ async def daybreak_night(run: GameRun) -> None:
                 player,
                 "POST",
                 run.path("move", "copy"),
-                {"targets": run.form_targets([model])},
+                {"targets": [value]},
                 htmx=htmx,
                 expect=expect,
             )
             form = await _form(run, name)
         if form is None:
             continue
-        if form.kind == "pair":
-            data: dict[str, Any] = {"targets": [c.value for c in rng.sample(form.choices, 2)]}
-        elif (
-            form.kind == "choice" and form.choices and not (form.allow_none and rng.random() < 0.2)
-        ):
-            data = {"targets": rng.choice(form.choices).value}
-        else:
-            data = {"no_action": "1"}
+        state = await run.state()
+        data = _form_post(rng, form, state, name)
         rule = action_rule(deal, name)
         ACTION_KINDS[f"{rule.role.value} {'acts' if 'targets' in data else 'no action'}"] += 1
         await run.http(player, "POST", action_path, data, htmx=htmx, expect=expect)
@@ -882,6 +898,36 @@ async def daybreak_night(run: GameRun) -> None:
         await run.pass_deadline(run.players[order[-1]])
     await run.settle()
     assert await run.db_phase() == DAY
+
+
+def _form_post(
+    rng: random.Random, form: panels.ActionForm, state: OneNightState, name: str
+) -> dict[str, Any]:
+    """A random post of what the form offers, one the night accepts (a "selects" form may
+    offer the same player twice, which the night refuses: drawn again), or "no action" where
+    the form has that button."""
+    if form.allow_none and (form.kind == "none" or rng.random() < 0.2):
+        return {"no_action": "1"}
+    sent = list(state.actions[name]["targets"]) if name in state.actions else []
+    for _attempt in range(100):
+        if form.kind == "pair":
+            values = [c.value for c in rng.sample(form.choices, 2)]
+        elif form.kind == "choice" and form.choices:
+            values = [rng.choice(form.choices).value]
+        elif form.kind == "selects":
+            words = [rng.choice(form.words).value] if form.words else []
+            values = words + [rng.choice(field.choices).value for field in form.selects]
+        else:
+            return {"no_action": "1"}
+        try:
+            targets = named_targets(state, values)
+            if targets and all(t == "-" for t in targets):
+                continue
+            validate_action(state.deal, name, [*sent, *targets])
+        except (FamilyError, RuleError):
+            continue
+        return {"targets": values}
+    raise AssertionError(f"no legal post in {name}'s form {form}")
 
 
 async def day(run: GameRun) -> None:

@@ -1,11 +1,12 @@
 """Which cards the web game deals: the one gate between the engine's catalogue and the decks a
 user can choose (docs/rules.md 8b.7).
 
-The engine plays every card it has records for; the web layer plays only those whose forms,
-pages and checks are built. `NOT_YET_ONLINE` names the rest: the lobby's picker, a posted deck,
-table mode's set-up and reveal sheet, the start (the Discord bot's `!start` too), the rules
-page's cards and the fake-quote walk all read it, through `online_limits` and `not_online`.
-Emptying it is the whole of turning the cards on once their web step lands.
+The engine plays every card it has records for; the web layer plays those whose forms, pages
+and checks are built. `NOT_YET_ONLINE` names the rest: the lobby's picker, a posted deck, table
+mode's set-up and reveal sheet, the start (the Discord bot's `!start` too), the rules page's
+cards and the fake-quote walk all read it, through `online_limits` and `not_online`. It is
+empty now: every card of the engine plays online (Vampire's since their web step, issue 42).
+A card added to the engine before its forms and pages would wait here.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ from collections.abc import Iterable
 
 from django.utils.translation import gettext as _
 
-from .engine import VAMPIRE_ROLES, Role, Ruleset, role_limits
+from .engine import Role, Ruleset, role_limits
 from .engine.deck import not_in_rules
 
-# Vampire's fourteen cards wait for their web step: the night forms do not know their actions
-# (the Gremlin's marks or cards, the Marksman, the Count's two names, the Copycat), the pages do
-# not show marks, the narrator's dusk calls and the leak and quote audits leave them out.
+# Every card plays online: Vampire's fourteen since their web step (night forms for the marks,
+# the Count's two names, the Marksman's "-", the Gremlin's word and the Copycat's two steps;
+# marks in the reports and the reveal; docs/rules.md 8b.7).
 NOT_YET_ONLINE: frozenset[Role] = frozenset()
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import combinations
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -23,42 +22,21 @@ from .cards import TEAM_NAMES
 from .engine import (
     CENTRE_POSITIONS,
     CENTRE_WOLF,
-    ActionRule,
     NightResult,
     NightStep,
-    Requirement,
     Role,
-    RuleError,
     Ruleset,
-    action_rule,
-    copied_action_rule,
     max_players,
 )
-from .engine.actions import CHECKS
 from .engine.messages import RoleMessage, night_report, role_message
+
+# The night-action form is forms.py's; its names are read here too (the chat bot's letters).
+from .forms import ActionForm as ActionForm
+from .forms import Choice as Choice
+from .forms import Select as Select
+from .forms import action_form
 from .online import online_limits
-from .play import LABELS, OneNightState, named_targets
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """One option of a night-action form: `value` is posted, `label` is shown."""
-
-    value: str
-    label: str
-
-
-@dataclass(frozen=True, slots=True)
-class ActionForm:
-    """The night-action form for this seat. `kind`: "choice" (one radio list), "pair" (two
-    selects of other players), "copy" (the Doppelganger's first step) or "none" (acknowledge).
-    """
-
-    kind: str
-    prompt: str
-    choices: tuple[Choice, ...] = ()
-    allow_none: bool = True
-    copied: Role | None = None
+from .play import LABELS, OneNightState, copier
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +49,8 @@ class RevealRow:
     votes_received: int
     died: bool
     won: bool
+    # Vampire (docs/rules.md 8b.2): the player's mark at dawn, by its name ("" without marks).
+    mark: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +71,11 @@ class Reveal:
     tokens: tuple[str, ...] = ()
 
     @property
+    def marks(self) -> bool:
+        """Whether the game had Vampire's marks (the reveal table's column)."""
+        return any(row.mark for row in self.rows)
+
+    @property
     def centre_named(self) -> tuple[tuple[str, Role, Role], ...]:
         return tuple((position_name(p), start, final) for p, start, final in self.centre)
 
@@ -101,17 +86,6 @@ POSITION_NAMES = {
     "left": pgettext_lazy("centre card", "Left"),
     "middle": pgettext_lazy("centre card", "Middle"),
     "right": pgettext_lazy("centre card", "Right"),
-}
-# A centre card offered in the night-action form.
-CENTRE_CHOICES = {
-    "left": gettext_lazy("The left centre card"),
-    "middle": gettext_lazy("The middle centre card"),
-    "right": gettext_lazy("The right centre card"),
-}
-CENTRE_PAIRS = {
-    ("left", "middle"): gettext_lazy("The left and middle centre cards"),
-    ("left", "right"): gettext_lazy("The left and right centre cards"),
-    ("middle", "right"): gettext_lazy("The middle and right centre cards"),
 }
 
 
@@ -218,113 +192,6 @@ def lobby(table: TableInfo, viewer: SeatInfo | None) -> Panel:
     return Panel("onenight/lobby.html", {"lobby": view})
 
 
-# Daybreak's village idiot moves the cards one way or the other.
-DIRECTIONS = {
-    # Translators: the village idiot's choice: every other card moves one seat that way.
-    "left": gettext_lazy("every other card one seat to the left"),
-    "right": gettext_lazy("every other card one seat to the right"),
-}
-
-
-def _passes(state: OneNightState, me: str, rule: ActionRule, value: str) -> bool:
-    targets = tuple(named_targets(state, [value]))
-    try:
-        CHECKS[rule.check or ""](state.deal, me, rule, targets)
-    except RuleError:
-        return False
-    return True
-
-
-def _card_of(name: str, own: bool) -> str:
-    # Translators: a player's card, by the player's name.
-    return _("your own card") if own else _("%(player)s's card") % {"player": name}
-
-
-def action_form(
-    state: OneNightState, me: str, action: Mapping[str, Any] | None
-) -> ActionForm | None:
-    """The form for this seat's start role (None: its action is in). Players are offered by
-    seat id and centre cards by position: a name is never posted (issue 25)."""
-    if action is not None and action["complete"]:
-        return None
-    deal = state.deal
-    others = [(i, n) for i, n in state.players if n != me]
-    rule = action_rule(deal, me)
-    copied: Role | None = None
-    if rule.role is Role.DOPPELGANGER:
-        if action is None:
-            return ActionForm(
-                kind="copy",
-                prompt=_("Choose the player whose card you copy."),
-                choices=tuple(Choice(str(i), n) for i, n in others),
-            )
-        copied = deal.cards[action["targets"][0]]
-        rule = copied_action_rule(copied, deal, me)
-    if rule.requirement is Requirement.NONE:
-        return ActionForm(kind="none", prompt=rule.description, copied=copied)
-    choices: list[Choice] = []
-    pair = False
-    me_id = next(i for i, n in state.players if n == me)
-    for shape in rule.shapes:
-        if rule.words:
-            # Daybreak's village idiot: a direction, not a card.
-            choices += [Choice(w, str(DIRECTIONS[w])) for w in rule.words]
-        elif shape.players == 1 and shape.centre == 1:
-            # Daybreak's witch: a centre card, then the player whose card it swaps with.
-            choices += [
-                Choice(f"{c},{i}", _("%(centre)s, swapped with %(card)s")
-                       % {"centre": CENTRE_CHOICES[c], "card": _card_of(n, n == me)})
-                for c in CENTRE_POSITIONS
-                for i, n in [*others, (me_id, me)]
-            ]  # fmt: skip
-        elif shape.players == 2 and rule.role is Role.PARANORMAL_INVESTIGATOR:
-            # Daybreak: two looks, in order (the second only if the first is no werewolf).
-            choices += [
-                Choice(f"{i},{j}", _("%(first)s, then %(second)s")
-                       % {"first": _card_of(n, False), "second": _card_of(m, False)})
-                for i, n in others
-                for j, m in others
-                if i != j
-            ]  # fmt: skip
-        elif shape.players == 1:
-            # Translators: a player's card, by the player's name.
-            choices += [Choice(str(i), _("%(player)s's card") % {"player": n}) for i, n in others]
-            if rule.self_ok:
-                choices.append(Choice(str(me_id), _("your own card")))
-        elif shape.players == 2:
-            pair = True
-        elif shape.centre == 1:
-            choices += [Choice(c, str(CENTRE_CHOICES[c])) for c in CENTRE_POSITIONS]
-        elif shape.centre == 2:
-            choices += [
-                Choice(f"{a},{b}", str(CENTRE_PAIRS[a, b]))
-                for a, b in combinations(CENTRE_POSITIONS, 2)
-            ]
-        else:
-            # A new shape in a role record needs its form here (no silent empty list).
-            raise LookupError(f"no night-action form for {shape} ({rule.role.value})")
-    if rule.check is not None:
-        # A rule with a further check (Daybreak's alpha wolf spares the werewolves): offer
-        # only what passes it.
-        choices = [c for c in choices if _passes(state, me, rule, c.value)]
-    allow_none = rule.requirement is not Requirement.MANDATORY
-    if pair:
-        return ActionForm(
-            kind="pair",
-            prompt=rule.description,
-            choices=tuple(Choice(str(i), n) for i, n in others),
-            allow_none=allow_none,
-            copied=copied,
-        )
-    return ActionForm(
-        kind="choice",
-        prompt=rule.description,
-        choices=tuple(choices),
-        allow_none=allow_none,
-        copied=copied,
-    )
-
-
 def _reveal(state: OneNightState, night: NightResult) -> Reveal:
     """The whole truth, for the reveal only."""
     result = state.result or {}
@@ -347,6 +214,7 @@ def _reveal(state: OneNightState, night: NightResult) -> Reveal:
             votes_received=int(counts.get(name, 0)),
             died=name in dead,
             won=name in winners,
+            mark=night.marks[name].title if name in night.marks else "",
         )
         for seat_id, name in state.players
     )
@@ -467,7 +335,8 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> OneNightView:
             form = action_form(state, me, mine)
             view["action_form"] = form
             view["action_sent"] = form is None
-            if mine is not None and state.deal.cards[me] is Role.DOPPELGANGER and mine["targets"]:
+            if mine is not None and copier(state.deal, me) is not None and mine["targets"]:
+                # The Doppelganger's copied player's card, the Copycat's centre card.
                 view["copied"] = state.deal.cards[mine["targets"][0]]
         elif night is not None:
             view["night_report"] = night_report(night, me)

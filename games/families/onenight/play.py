@@ -39,6 +39,7 @@ from .engine import (
     validate_action,
     validate_copy,
 )
+from .engine.actions import copycat_action_rule
 
 # The phases' names. The table stores its label once for every reader (and compares it to
 # tell a new step from the same one): it is written in the site's language (docs/i18n.md).
@@ -194,10 +195,17 @@ def start(table: TableInfo, rng: random.Random, now: datetime) -> Change:
 # --- The night -----------------------------------------------------------------------------------
 
 
+# Vampire's words a form posts as they stand (docs/rules.md 8b.7): the Gremlin's "marks" or
+# "cards", first; the Marksman's "-" for no card or no mark.
+TARGET_WORDS = ("marks", "cards")
+NOBODY = "-"
+
+
 def named_targets(state: OneNightState, values: Sequence[str]) -> list[str]:
     """The targets as the engine names them. A page posts a player as their seat id (a name is
     only ever shown) and a centre card by its position ("left", or "left,middle" for two);
-    nothing is ever read as a name (issue 25)."""
+    nothing is ever read as a name (issue 25). Vampire's forms add two words: the Gremlin's
+    "marks" or "cards" (the first value only) and the Marksman's "-" (8b.7)."""
     named: list[str] = []
     for value in values:
         value = value.strip()
@@ -208,6 +216,9 @@ def named_targets(state: OneNightState, values: Sequence[str]) -> list[str]:
             if name is None:
                 raise FamilyError(_("Choose your targets from the list on the page."))
             named.append(name)
+            continue
+        if value == NOBODY or (value in TARGET_WORDS and not named):
+            named.append(value)
             continue
         parts = value.split(",")
         centre = [part in CENTRE_POSITIONS for part in parts]
@@ -227,6 +238,25 @@ def named_targets(state: OneNightState, values: Sequence[str]) -> list[str]:
     return named
 
 
+def copier(deal: Deal, name: str) -> Role | None:
+    """The card `name` was dealt if it copies in two steps: the Doppelganger (another player's
+    card, rules/002 s5) or Vampire's Copycat (a centre card, docs/rules.md 8b.4); else None."""
+    card = deal.cards.get(name)
+    return card if card in (Role.DOPPELGANGER, Role.COPYCAT) else None
+
+
+def step_rule(deal: Deal, name: str, sent: Sequence[str]) -> ActionRule:
+    """The rule for what `name` sends next: after a copier's first step, the copied role's
+    (the Doppelganger's copy: `copied_action_rule`; the Copycat's: `copycat_action_rule`); else
+    the start card's."""
+    card = copier(deal, name)
+    if card is Role.DOPPELGANGER and sent:
+        return copied_action_rule(deal.cards[sent[0]], deal, name)
+    if card is Role.COPYCAT and sent:
+        return copycat_action_rule(deal, name, sent[0])
+    return action_rule(deal, name)
+
+
 def _for_player(error: RuleError, name: str) -> str:
     """Engine messages name the player ("Ann: ..."); on Ann's own page, drop the name."""
     text = str(error)
@@ -237,22 +267,30 @@ def _for_player(error: RuleError, name: str) -> str:
 def copy(
     table: TableInfo, seat: SeatInfo, fields: Mapping[str, Sequence[str]], now: datetime
 ) -> Change:
-    """The Doppelganger's first step: copy another player's card (rules/002 s5). The copied
-    card is shown at once; if the copied role acts no further, the action is complete."""
+    """A copier's first step: the Doppelganger copies another player's card (rules/002 s5), the
+    Copycat a centre card ("left", "middle" or "right"; docs/rules.md 8b.4). The copied card is
+    shown at once; if the copied role acts no further, the action is complete."""
     state = _expect(table, "night")
     deal = state.deal
-    if deal.cards.get(seat.name) is not Role.DOPPELGANGER:
+    card = copier(deal, seat.name)
+    if card is None:
         raise NotAllowed(_("Only the Doppelganger copies another card."))
     if seat.name in state.actions:
         raise FamilyError(_("You already chose whom to copy; it is final."))
     targets = named_targets(state, fields.get("targets", ()))
-    if len(targets) != 1:
-        raise FamilyError(_("Choose the one player whose card you copy."))
-    try:
-        copied = validate_copy(deal, seat.name, targets[0])
-    except RuleError as error:
-        raise FamilyError(_for_player(error, seat.name)) from None
-    complete = copied_action_rule(copied, deal, seat.name).requirement is Requirement.NONE
+    if card is Role.COPYCAT:
+        if len(targets) != 1 or targets[0] not in CENTRE_POSITIONS:
+            raise FamilyError(_("Choose the one centre card you copy."))
+        rule = copycat_action_rule(deal, seat.name, targets[0])
+    else:
+        if len(targets) != 1:
+            raise FamilyError(_("Choose the one player whose card you copy."))
+        try:
+            copied = validate_copy(deal, seat.name, targets[0])
+        except RuleError as error:
+            raise FamilyError(_for_player(error, seat.name)) from None
+        rule = copied_action_rule(copied, deal, seat.name)
+    complete = rule.requirement is Requirement.NONE
     actions = {**state.actions, seat.name: {"targets": targets, "complete": complete}}
     return _after_action(table, _with(table, actions=actions), now)
 
@@ -261,28 +299,35 @@ def act(
     table: TableInfo, seat: SeatInfo, fields: Mapping[str, Sequence[str]], now: datetime
 ) -> Change:
     """A seat's night action, final once sent; "no action" (its own button) is no action. For
-    a Doppelganger that copied, the copied role's own action. The last action resolves the
-    night in the same move."""
+    a Doppelganger or a Copycat that copied, the copied role's own action. The last action
+    resolves the night in the same move."""
     state = _expect(table, "night")
     deal = state.deal
     existing = state.actions.get(seat.name)
     if existing is not None and existing["complete"]:
         raise FamilyError(_("You already sent your night action; it is final."))
+    sent = list(existing["targets"]) if existing else []
+    rule = step_rule(deal, seat.name, sent)
     named = [] if fields.get("no_action") else named_targets(state, fields.get("targets", ()))
+    if all(n == NOBODY for n in named):
+        # The Marksman's "-" twice is no card and no mark: nothing picked (8b.7).
+        named = []
+    must = rule.requirement is Requirement.MANDATORY
     if not named and not fields.get("no_action"):
         # A form sent with nothing picked is not "no action": that is its own button, which a
         # role that must act (the Drunk, rules/000 s4) does not have.
-        rule = action_rule(deal, seat.name)
-        if existing is not None and deal.cards.get(seat.name) is Role.DOPPELGANGER:
-            rule = copied_action_rule(deal.cards[existing["targets"][0]], deal, seat.name)
-        if rule.requirement is Requirement.MANDATORY:
+        if must:
             raise FamilyError(_("Pick your target first: your role must act tonight."))
         raise FamilyError(_("Pick your target, or choose “no action”."))
-    if deal.cards.get(seat.name) is Role.DOPPELGANGER and existing is None and named:
+    if fields.get("no_action") and must and rule.aim is not None:
+        # Vampire's "must" roles (8b.3) have no "no action" button either: the engine acts for
+        # them, on the first legal player, only when the night's time runs out.
+        raise FamilyError(_("Pick your target first: your role must act tonight."))
+    if copier(deal, seat.name) is not None and existing is None and named:
         # The copy comes first, on its own: checking a whole action at once would answer with
         # the rule of whatever card it names, a peek at any card before choosing.
         raise FamilyError(_("Choose whom to copy first; then send the copied role's action."))
-    full = (list(existing["targets"]) if existing else []) + named
+    full = sent + named
     try:
         checked = validate_action(deal, seat.name, full)
     except RuleError as error:
@@ -298,22 +343,36 @@ def _after_action(table: TableInfo, raw: dict[str, Any], now: datetime) -> Chang
     return _change(table, raw, deadline=table.deadline, notes=())
 
 
-def _chosen_for(rule: ActionRule, name: str, state: OneNightState, rng: random.Random) -> list[str]:
+def _chosen_for(
+    rule: ActionRule, name: str, sent: list[str], state: OneNightState, rng: random.Random
+) -> list[str]:
     """Targets chosen at random for an action that must be sent, in the rule's first shape:
-    the drunk's one centre card (rules/000 s4), or any shape a role record gives."""
+    the drunk's one centre card (rules/000 s4), or any shape a role record gives; only a choice
+    the night accepts (an alpha wolf's non-werewolf, say). Vampire's "must" roles (a rule with
+    an `aim`) send nothing: the engine acts on the first legal player itself (8b.3)."""
+    if rule.aim is not None:
+        return []
     shape = rule.shapes[0]
-    chosen: list[str] = []
     others = [n for _seat_id, n in state.players if n != name]
-    for pool, count in ((others, shape.players), (list(CENTRE_POSITIONS), shape.centre)):
-        for _pick in range(count):
-            chosen.append(rng.choice([p for p in pool if p not in chosen]))
-    return chosen
+    for _attempt in range(50):
+        chosen: list[str] = []
+        for pool, count in ((others, shape.players), (list(CENTRE_POSITIONS), shape.centre)):
+            for _pick in range(count):
+                chosen.append(rng.choice([p for p in pool if p not in chosen]))
+        try:
+            validate_action(state.deal, name, [*sent, *chosen])
+        except RuleError:
+            continue
+        return chosen
+    return []
 
 
 def _fill_missing(state: OneNightState, rng: random.Random) -> dict[str, Any]:
     """The night's time limit passed: an optional action left out counts as none; a drunk (or
     a Doppelganger who copied the drunk) is given a random centre card, since the drunk must act
-    (rules/000 s4; docs/rules.md); any role that must act is given random targets alike."""
+    (rules/000 s4; docs/rules.md); any role that must act is given random targets alike, but
+    Vampire's marking roles, for which the engine acts itself (8b.3). A Copycat that copied
+    nothing is given a random centre card first, then its copy's targets alike."""
     deal = state.deal
     actions = dict(state.actions)
     for _seat_id, name in state.players:
@@ -321,11 +380,11 @@ def _fill_missing(state: OneNightState, rng: random.Random) -> dict[str, Any]:
         if action is not None and action["complete"]:
             continue
         sent = list(action["targets"]) if action else []
-        rule = action_rule(deal, name)
-        if sent and rule.role is Role.DOPPELGANGER:
-            rule = copied_action_rule(deal.cards[sent[0]], deal, name)
+        if copier(deal, name) is Role.COPYCAT and not sent:
+            sent = [rng.choice(list(CENTRE_POSITIONS))]
+        rule = step_rule(deal, name, sent)
         must = rule.requirement is Requirement.MANDATORY
-        extra = _chosen_for(rule, name, state, rng) if must else []
+        extra = _chosen_for(rule, name, sent, state, rng) if must else []
         actions[name] = {"targets": sent + extra, "complete": True, "by_deadline": True}
     return actions
 

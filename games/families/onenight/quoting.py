@@ -36,14 +36,17 @@ from .engine import (
     CENTRE_POSITIONS,
     CENTRE_WOLF,
     EXPANSION_ROLES,
+    VAMPIRE_ROLES,
     Deal,
     NightResult,
     Role,
     RuleError,
     Ruleset,
+    has_marks,
     resolve_night,
     validate_action,
 )
+from .engine.dusk import neighbours
 from .engine.messages import night_report, role_message
 from .engine.roles import centre_card
 from .online import online_limits
@@ -255,26 +258,49 @@ def every_private_text(ruleset: Ruleset, *, expansions: bool = True) -> list[str
     the reader's language, for made-up players: each role's message with a partner, alone and
     (the minion) with one, two or no werewolves among the players; each report of every legal
     action of every role, in a deal where every role is held by a player. The cards played
-    online only (online.py): no game deals the others."""
+    online only (online.py): no game deals the others.
+
+    Vampire's cards (docs/rules.md 8b.7) have a table of their own, where the reports carry the
+    dusk's and the marks' lines: the actor's and those of the players it names (the one who
+    got a mark reads it at the end of dusk); their pairs are walked among the actor's
+    neighbours and the first two and last two others only (the names stand for any name, so
+    more pairs would add nothing but time; the last players are the werewolf and the tanner,
+    whose marks no other role's "must" replaces). The Copycat's line is walked for every card
+    it could copy, at each place in the centre."""
     limits = online_limits(ruleset)
     if not expansions:
         limits = {r: n for r, n in limits.items() if r not in EXPANSION_ROLES}
     texts: list[str] = []
     for deal in _deals(ruleset, limits):
+        marks = has_marks(deal.cards.values())
         for player in deal.players:
             message = role_message(deal, player)
             # "You are the X." marks what follows as a role message: the heading with its first
             # paragraph is a whole text (a fake at FAKE_RUN words, however generic the paragraph).
             texts += [f"{message.heading} {message.paragraphs[0]}", *message.paragraphs]
         for player in deal.players:
-            for action in _legal_actions(deal, player):
-                night = _night(deal, player, action)
-                if night is None:
-                    continue
-                # The actor's report, and the insomniac's (what the action did to its card).
-                told = [p for p in deal.players if p == player or deal.cards[p] in _WAKE_LAST]
-                texts += [line for p in told for line in night_report(night, p)]
+            for action in _legal_actions(deal, player, few=marks):
+                texts += _reports(deal, player, action, marks)
+    if any(r in VAMPIRE_ROLES for r in limits):
+        for deal, position in _copycat_deals(ruleset, limits):
+            copycat = deal.players[0]
+            for action in _copycat_actions(deal, copycat, position)[:1]:
+                texts += _reports(deal, copycat, action, True)
     return texts
+
+
+def _reports(deal: Deal, player: str, action: tuple[str, ...], marks: bool) -> list[str]:
+    """The reports of the night where `player` sends `action`: the actor's, the insomniac's
+    (what the action did to its card) and, with marks, the named players' (their new mark)."""
+    night = _night(deal, player, action)
+    if night is None:
+        return []
+    told = [
+        p
+        for p in deal.players
+        if p == player or deal.cards[p] in _WAKE_LAST or (marks and p in action)
+    ]
+    return [line for p in told for line in night_report(night, p)]
 
 
 def _deals(ruleset: Ruleset, limits: Mapping[Role, int]) -> list[Deal]:
@@ -286,12 +312,14 @@ def _deals(ruleset: Ruleset, limits: Mapping[Role, int]) -> list[Deal]:
     no_wolf: list[Role] = [r for r in base if r not in (Role.WEREWOLF,)]
     tables: list[list[Role]] = [everyone, alone, no_wolf]
     # The expansions' roles at a table of their own, with a werewolf (a table of every card,
-    # or a Doppelganger walking every copy of them, is too slow to walk).
-    # `limits` holds the cards played online only: Vampire's are not walked yet (with them the
-    # walk takes minutes; their texts and marks need a walk of their own: docs/rules.md 8b.7).
-    expansion = [r for r in limits if r in EXPANSION_ROLES]
+    # or a Doppelganger walking every copy of them, is too slow to walk); Vampire's at one
+    # more, since their marks change every report at the table (8b.7).
+    expansion = [r for r in limits if r in EXPANSION_ROLES and r not in VAMPIRE_ROLES]
     if expansion:
         tables.append([*expansion, Role.WEREWOLF, Role.TANNER])
+    vampire = [r for r in limits if r in VAMPIRE_ROLES]
+    if vampire:
+        tables.append([*vampire, Role.WEREWOLF, Role.TANNER])
     centres = (
         (Role.VILLAGER, Role.WEREWOLF, Role.MASON),
         (Role.WEREWOLF, Role.MASON, Role.VILLAGER),
@@ -311,13 +339,51 @@ def _deals(ruleset: Ruleset, limits: Mapping[Role, int]) -> list[Deal]:
     return deals
 
 
-def _legal_actions(deal: Deal, player: str) -> list[tuple[str, ...]]:
+def _copycat_deals(ruleset: Ruleset, limits: Mapping[Role, int]) -> list[tuple[Deal, str]]:
+    """A small deal per card the Copycat could find in the centre (8b.4), at each place."""
+    names = made_up_players(4)
+    held = (Role.COPYCAT, Role.WEREWOLF, Role.TANNER, Role.VILLAGER)
+    deals: list[tuple[Deal, str]] = []
+    for role in limits:
+        for position in CENTRE_POSITIONS:
+            cards = dict(zip(names, held, strict=True))
+            cards |= {p: Role.VILLAGER for p in CENTRE_POSITIONS} | {position: role}
+            if role is Role.ALPHA_WOLF:
+                cards[CENTRE_WOLF] = Role.WEREWOLF
+            deals.append((Deal(ruleset=ruleset, players=tuple(names), cards=cards), position))
+    return deals
+
+
+def _copycat_actions(deal: Deal, copycat: str, position: str) -> list[tuple[str, ...]]:
+    """The Copycat's legal actions on the card at `position`: alone, or with the copy's first
+    legal targets (a drunk's centre card, an alpha wolf's non-werewolf)."""
+    shapes: list[tuple[str, ...]] = [(position,)]
+    shapes += [(position, c) for c in CENTRE_POSITIONS if c != position]
+    shapes += [(position, p) for p in deal.players[1:]]
+    legal: list[tuple[str, ...]] = []
+    for shape in shapes:
+        try:
+            legal.append(validate_action(deal, copycat, shape))
+        except RuleError:
+            continue
+    return legal
+
+
+def _legal_actions(deal: Deal, player: str, *, few: bool = False) -> list[tuple[str, ...]]:
     """Every action `player` may send in `deal` (a Doppelganger's copy and its copied role's
-    action, one after the other)."""
+    action, one after the other). `few`: the pairs among a few players only, with Vampire's
+    shapes (the Gremlin's word, the Marksman's "-", a pair with oneself)."""
     others = [p for p in deal.players if p != player]
     shapes: list[tuple[str, ...]] = [()]
     shapes += [(p,) for p in deal.positions if p != player]
-    shapes += [(a, b) for a in others for b in others if a != b]
+    if few:
+        near = list(dict.fromkeys([*neighbours(deal.players, player), *others[:2], *others[-2:]]))
+        some = [player, *near]
+        shapes += [(a, b) for a in some for b in some if a != b]
+        shapes += [(w, a, b) for w in ("marks", "cards") for a in some for b in some if a != b]
+        shapes += [("-", p) for p in others] + [(p, "-") for p in others]
+    else:
+        shapes += [(a, b) for a in others for b in others if a != b]
     shapes += [(a, b) for a in CENTRE_POSITIONS for b in CENTRE_POSITIONS if a < b]
     # Daybreak: the witch's centre card and player (herself too), the curator's own card.
     shapes += [(c, p) for c in CENTRE_POSITIONS for p in deal.players]
@@ -334,10 +400,13 @@ def _legal_actions(deal: Deal, player: str) -> list[tuple[str, ...]]:
 
 
 def _night(deal: Deal, player: str, action: tuple[str, ...]) -> NightResult | None:
-    """The night where `player` sends `action`, the drunk takes the left card and nobody else
-    acts (a drunk that is `player` sends its own)."""
+    """The night where `player` sends `action`, the drunk takes the left card, a Copycat copies
+    the left card and nobody else acts (a drunk or Copycat that is `player` sends its own;
+    Vampire's other "must" roles are done by the engine, 8b.3)."""
     actions: dict[str, tuple[str, ...]] = {
-        p: ("left",) for p in deal.players if deal.cards[p] is Role.DRUNK and p != player
+        p: ("left",)
+        for p in deal.players
+        if deal.cards[p] in (Role.DRUNK, Role.COPYCAT) and p != player
     }
     for alpha in deal.players_dealt(Role.ALPHA_WOLF):
         # Daybreak's alpha wolf must act too: its first legal swap.
