@@ -141,7 +141,7 @@ def test_a_vampire_game_with_an_epic_battle_played_on_phones(
     for name in NAMES[1:]:
         summary = pages[name].locator(".deck-summary")
         expect(summary).to_contain_text("8 of 8 cards:", timeout=LIVE_MS)
-        expect(summary).to_contain_text("The Count")
+        expect(summary).to_contain_text("Count")
     with live_server.deals_with_seed(seed):
         host.get_by_role("button", name="Deal and start the game").click()
         in_phase(host, "Night")

@@ -5,11 +5,8 @@ or `cards`, the Copycat's centre card then its new card's action), refusals that
 the night letters' syntax, and the marks told after the night by DM only.
 
 The first tests read words into fields at the family's level (OneNightChat.move), with no move
-made: the Marksman's "-" and the Gremlin's word are refused by the web's reading of a posted
-form (`play.named_targets`) until the web step lands, and the Copycat's `copy` move with it.
-The games played through the bot use the cards whose fields pass today, or teach the page's
-reading the Marksman's and the Gremlin's words for the test; the rest (the Copycat's `copy`,
-the Gremlin's night letter) are marked to be completed when the web step is merged.
+made; the games played through the bot then send those fields through the same moves and
+readings as the pages (`play.named_targets`, the Copycat's `copy`).
 """
 
 from __future__ import annotations
@@ -227,10 +224,6 @@ def test_a_vampire_night_by_chat_and_each_seat_learns_its_mark_privately() -> No
     assert "Mark of Fear" not in "\n".join(chat.inbox["Eve"] + chat.inbox["Ben"])
 
 
-@pytest.mark.xfail(
-    reason="The Copycat's `copy` move is the web step's (issue 42): complete once it is merged",
-    strict=False,
-)
 def test_the_copycat_copies_by_chat_then_acts_as_its_card() -> None:
     chat = FakeChat()
     table = open_game(chat, ["Ann", "Ben", "Cat"])
@@ -250,11 +243,6 @@ def test_the_copycat_copies_by_chat_then_acts_as_its_card() -> None:
     assert table.state["actions"]["Ann"]["targets"] == ["left", "Ben"]
 
 
-@pytest.mark.xfail(
-    reason="The Marksman's '-' and the Gremlin's word pass the web step's reading (issue 42):"
-    " complete once it is merged",
-    strict=False,
-)
 def test_the_marksman_and_the_gremlin_by_chat() -> None:
     chat = FakeChat()
     table = open_game(chat, ["Ann", "Ben", "Cat"])
@@ -272,21 +260,10 @@ def test_the_marksman_and_the_gremlin_by_chat() -> None:
     assert table.state["actions"]["Ben"]["targets"] == ["marks", "Ann", "Cat"]
 
 
-def test_the_marksman_and_the_gremlin_by_chat_with_their_words_passed_through(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Until the web step lands, the page's reading (`play.named_targets`) is taught the
-    Marksman's "-" and the Gremlin's word here, so the bot's fields play a whole night: the
-    engine reads them as 8b.3 says, and each report comes by DM."""
-    from games.families.onenight import play
-
-    reading = play.named_targets
-
-    def passing(state: play.OneNightState, values: list[str]) -> list[str]:
-        words = ("-", "marks", "cards")
-        return [v if v in words else reading(state, [v])[0] for v in values]
-
-    monkeypatch.setattr(play, "named_targets", passing)
+def test_a_marksman_and_gremlin_night_by_chat_is_told_by_dm_only() -> None:
+    """The Marksman's "-" and the Gremlin's word play a whole night through the page's own
+    reading (`play.named_targets`): the engine reads them as 8b.3 says, and each report comes
+    by DM."""
     chat = FakeChat()
     table = open_game(chat, ["Ann", "Ben", "Cat"])
     code = table.code

@@ -171,7 +171,7 @@ def test_a_frightened_marksman_does_not_look() -> None:
     result = night(d, {"Ann": ["Ben", "Cat"], "Cat": ["Ann", "-"]})
     assert result.marks["Cat"] is Mark.FEAR
     assert "The Mark of Fear kept you from acting tonight." in result.told["Cat"]
-    assert "Ann's card is the The Count." not in result.told["Cat"]
+    assert "Ann's card is the Count." not in result.told["Cat"]
 
 
 def test_fear_stops_a_night_action_but_not_a_dusk_one() -> None:
@@ -284,6 +284,39 @@ def test_copycat_becomes_a_centre_card_and_acts_as_it() -> None:
     result = night(d, {"Ann": ["left", "Ben", "Cat"]})
     assert result.plays_as("Ann") is V.CUPID
     assert result.marks["Ben"] is Mark.LOVE
+
+
+def test_the_copycats_report_tells_what_it_did_as_its_copy() -> None:
+    """[VC] Copycat: it acts as the copied role, so its report tells that role's action after
+    the copy: a Copycat-Seer's look, a Copycat-Robber's swap; a lone Copycat-Mason did not see
+    the centre card it copied as a partner."""
+    d = deal(V.COPYCAT, R.WEREWOLF, R.VILLAGER, centre=(R.SEER, R.MASON, R.ROBBER))
+    seer = night_report(night(d, {"Ann": ["left", "Ben"]}), "Ann")
+    assert seer[:2] == (
+        "You copied the left centre card: you are the Seer.",
+        "You looked at Ben's card: it is the Werewolf.",
+    )
+    robber = night_report(night(d, {"Ann": ["right", "Ben"]}), "Ann")
+    assert robber[:2] == (
+        "You copied the right centre card: you are the Robber.",
+        "You swapped cards with Ben. You are now the Werewolf.",
+    )
+    mason = night_report(night(d, {"Ann": ["middle"]}), "Ann")
+    assert mason[:2] == (
+        "You copied the middle centre card: you are the Mason.",
+        "You are the only mason.",
+    )
+
+
+def test_a_frightened_copycat_is_told_its_copy_but_did_not_act() -> None:
+    """8b.2 (Choice): a Copycat-Seer given the Mark of Fear by the Count at dusk copies (dusk
+    comes first) but does not look in the night; its report does not say it looked."""
+    d = deal(V.COPYCAT, V.THE_COUNT, R.VILLAGER, centre=(R.SEER, R.MASON, R.ROBBER))
+    result = night(d, {"Ann": ["left", "Cat"], "Ben": ["Cat", "Ann"]})
+    assert "Ann" in result.frightened
+    report = night_report(result, "Ann")
+    assert report[0] == "You copied the left centre card: you are the Seer."
+    assert not any(line.startswith("You looked at Cat") for line in report), report
 
 
 def test_a_centre_copycat_handed_out_is_a_villager() -> None:

@@ -61,12 +61,17 @@ def _copycat(night: Tonight, turn: Turn, actor: str, targets: tuple[str, ...]) -
     night.copycats[actor] = copy
     night.became[Role.COPYCAT] = copy
     night.seen[actor][position] = card
-    night.tell(
-        actor,
-        _("You copied %(card)s: you are the %(role)s.")
-        % {"card": where(position), "role": copy.title},
-    )
     _did(night, turn, actor, _("became the %(role)s.") % {"role": copy.title})
+
+
+def copied_line(position: str, card: Role) -> str:
+    """The first line of the Copycat's report (its own and the reveal's wording), then the
+    copied role's report follows (`resolvers.RESOLVERS["copycat"]`)."""
+    copy = Role.VILLAGER if card is Role.DOPPELGANGER else card
+    return _("You copied %(card)s: you are the %(role)s.") % {
+        "card": where(position),
+        "role": copy.title,
+    }
 
 
 # --- The vampires ------------------------------------------------------------------------------

@@ -264,6 +264,7 @@ def night_report(night: NightResult, player: str) -> tuple[str, ...]:
             night.seen[player],
             shields=frozenset(night.shields),
             revealed=frozenset(night.revealed),
+            frightened=frightened,
         )
         lines = RESOLVERS[step.handler].report(learned)
     # Vampire (docs/rules.md 8b): what the player was told at dusk and about marks tonight.

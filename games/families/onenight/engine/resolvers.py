@@ -14,7 +14,7 @@ from games.words import N_, _, listing
 from .actions import is_lone_werewolf
 from .daybreak import DAYBREAK_RESOLVERS
 from .deck import Deal
-from .dusk import VAMPIRE_RESOLVERS
+from .dusk import VAMPIRE_RESOLVERS, copied_line
 from .roles import (
     CENTRE_POSITIONS,
     ROLES,
@@ -105,6 +105,36 @@ def _copy_report(learned: Learned) -> list[str]:
         )
         lines += RESOLVERS[step.handler].report(rest)
     return lines
+
+
+def _copycat_report(learned: Learned) -> list[str]:
+    """Vampire's Copycat ([VC]): the centre card it copied, then what it did as that role, read
+    by the copied role's own report from the targets sent after the centre card (it wakes and
+    acts as that role, 8b.4). A copy frightened by the Count did not act in the night (8b.2).
+    Kept here beside the Doppelganger's `_copy_report`: both read the copied role's report."""
+    if not learned.targets or learned.targets[0] not in learned.seen:
+        return []
+    position, rest = learned.targets[0], learned.targets[1:]
+    card = learned.seen[position]
+    lines = [copied_line(position, card)]
+    step = own_step(learned.deal.ruleset, card)
+    if card is Role.DOPPELGANGER or step is None or step.handler in (None, "copycat"):
+        return lines
+    if learned.frightened and step.order >= 0 and RESOLVERS[step.handler].each is not None:
+        return lines
+    # The centre card it copied is not one its copy saw at its own step (a mason's partner).
+    seen = learned.seen if position in rest else {
+        p: r for p, r in learned.seen.items() if p != position
+    }  # fmt: skip
+    copy = Learned(
+        learned.deal,
+        learned.player,
+        rest,
+        seen,
+        shields=learned.shields,
+        revealed=learned.revealed,
+    )
+    return lines + RESOLVERS[step.handler].report(copy)
 
 
 def _handler(deal: Deal, role: Role) -> Resolver:
@@ -437,5 +467,6 @@ RESOLVERS: Mapping[str, Resolver] = MappingProxyType(
         "insomniac": Resolver(_insomniac_report, each=_insomniac),
         **DAYBREAK_RESOLVERS,
         **VAMPIRE_RESOLVERS,
+        "copycat": Resolver(_copycat_report, each=VAMPIRE_RESOLVERS["copycat"].each),
     }
 )

@@ -114,7 +114,9 @@ VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
     ),
     RoleRecord(
         Role.THE_MASTER,
-        N_("The Master"),
+        # The card reads "The Master"; its name goes after "the" in every sentence ("You are
+        # the Master.", "it is the Master."), so it is named without its article (8b.1).
+        N_("Master"),
         Team.VAMPIRE,
         "[VC] The Master",
         limits=_ONE,
@@ -136,7 +138,7 @@ VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
     ),
     RoleRecord(
         Role.THE_COUNT,
-        N_("The Count"),
+        N_("Count"),  # "The Count" on the card: named without its article, as the Master
         Team.VAMPIRE,
         "[VC] The Count",
         limits=_ONE,

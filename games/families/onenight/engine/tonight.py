@@ -223,6 +223,8 @@ class Learned:
     # Daybreak: the shielded cards (the tokens lie in plain sight) and the cards turned up.
     shields: frozenset[str] = frozenset()
     revealed: frozenset[str] = frozenset()
+    # Vampire (8b.2): the Mark of Fear kept this player from acting in the night (not at dusk).
+    frightened: bool = False
 
     @property
     def as_copy(self) -> bool:
