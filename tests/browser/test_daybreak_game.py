@@ -27,28 +27,17 @@ from games.families.onenight.engine import (
     CENTRE_POSITIONS,
     NightResult,
     Role,
-    Ruleset,
-    deal_cards,
     decide_outcome,
-    role_limits,
     tally_votes,
 )
 from games.families.onenight.engine.messages import night_report
 from games.families.onenight.panels import daybreak_tokens, on_the_table
 
 from .live_server import LiveServer
-from .players import (
-    OFFICIAL,
-    NewPlayerPage,
-    PlayerPage,
-    create_table,
-    in_phase,
-    join_table,
-    save_deck,
-)
+from .players import NewPlayerPage, PlayerPage, in_phase
+from .seeded import LIVE_MS, body_text, deal_seeded_game, foreseen_seed
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"]  # Ann is the host
-LIVE_MS = 8_000
 NO_ACTION = 0.15  # the chance that a player who may do nothing does nothing
 # Nine cards for five players: one werewolf is set apart as the Alpha Wolf's centre werewolf
 # card, the other eight are shuffled to the five players and the three centre places.
@@ -63,8 +52,6 @@ DECK = {
     "witch": 1,
     "curator": 1,
 }
-# The deck as the lobby stores it: in the order of its counters.
-DECK_ROLES = [r for r in role_limits(Ruleset.OFFICIAL) for _ in range(DECK.get(r.value, 0))]
 # Per game: the seed of its choices, and the roles that must be in players' hands.
 GAMES = {
     "shield-alpha-witch-investigator-seer": (
@@ -76,15 +63,6 @@ GAMES = {
         {Role.CURATOR, Role.APPRENTICE_SEER, Role.WITCH, Role.SENTINEL, Role.ALPHA_WOLF},
     ),
 }
-
-
-def foreseen_seed(choices: int, wanted: set[Role]) -> int:
-    """The first seed from `choices` on whose deal the players hold the `wanted` roles."""
-    for seed in range(choices, choices + 10_000):
-        deal = deal_cards(Ruleset.OFFICIAL, NAMES, DECK_ROLES, random.Random(seed))
-        if {deal.cards[n] for n in NAMES} == wanted:
-            return seed
-    raise AssertionError(f"no seed deals {wanted} to the players")
 
 
 def send_random_action(page: Page, rng: random.Random, last: bool) -> None:
@@ -105,11 +83,6 @@ def send_random_action(page: Page, rng: random.Random, last: bool) -> None:
         expect(form.locator(".done")).to_have_text(
             "Your action is in. The night ends when everyone has sent theirs."
         )
-
-
-def body_text(page: Page) -> str:
-    """Every text of the page, hidden parts included (a secret in a folded block still leaks)."""
-    return page.locator("body").text_content() or ""
 
 
 def check_the_seers(night: NightResult, reports: Mapping[str, Sequence[str]]) -> None:
@@ -137,27 +110,13 @@ def test_a_daybreak_game_played_on_phones(
     player_pages: list[PlayerPage],
 ) -> None:
     choices, wanted = GAMES[game]
-    seed = foreseen_seed(choices, wanted)
+    seed = foreseen_seed(NAMES, DECK, choices, wanted)
     rng = random.Random(choices)
     db = live_server.db
     pages = {name: new_player_page(name, phone=True) for name in NAMES}
-    host = pages["Ann"]
 
-    # --- The lobby: an official table, a Daybreak deck ---------------------------------------
-    code = create_table(live_server.url, host, "Ann", OFFICIAL)
-    for name in NAMES[1:]:
-        join_table(live_server.url, code, pages[name], name)
-    expect(host.locator(".lobby")).to_contain_text("5 at the table", timeout=LIVE_MS)
-    save_deck(host, DECK)
-    for name in NAMES[1:]:
-        summary = pages[name].locator(".deck-summary")
-        expect(summary).to_contain_text("9 of 9 cards:", timeout=LIVE_MS)
-        expect(summary).to_contain_text("Paranormal Investigator")
-    with live_server.deals_with_seed(seed):
-        host.get_by_role("button", name="Deal and start the game").click()
-        in_phase(host, "Night")
-    deal = deal_cards(Ruleset.OFFICIAL, NAMES, DECK_ROLES, random.Random(seed))
-    assert db.start_roles(code) == {p: r.value for p, r in deal.cards.items()}
+    # --- The lobby: an official table, a Daybreak deck, dealt with the foreseen seed -------
+    code, deal = deal_seeded_game(live_server, pages, DECK, seed, "Paranormal Investigator")
 
     # --- The night: each player's own card, then a random choice of their own form -----------
     for name in NAMES:

@@ -23,23 +23,15 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from games.families.onenight.engine import Role, Ruleset, deal_cards, finish_game, role_limits
+from games.families.onenight.engine import Role, finish_game
 from games.families.onenight.engine.epic import is_epic
 from games.families.onenight.engine.messages import night_report
 
 from .live_server import LiveServer
-from .players import (
-    OFFICIAL,
-    NewPlayerPage,
-    PlayerPage,
-    create_table,
-    in_phase,
-    join_table,
-    save_deck,
-)
+from .players import NewPlayerPage, PlayerPage, in_phase
+from .seeded import LIVE_MS, body_text, deal_seeded_game, foreseen_seed
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"]  # Ann is the host
-LIVE_MS = 8_000
 NO_ACTION = 0.15  # the chance that a player who may do nothing does nothing
 # Eight cards for five players: a werewolf, two vampires, and village cards whose forms have
 # two parts.
@@ -53,7 +45,6 @@ DECK = {
     "copycat": 1,
     "diseased": 1,
 }
-DECK_ROLES = [r for r in role_limits(Ruleset.OFFICIAL) for _ in range(DECK.get(r.value, 0))]
 # Per game: the seed of its choices, and the roles that must be in players' hands.
 GAMES = {
     "count-gremlin-marksman-cupid": (
@@ -65,15 +56,6 @@ GAMES = {
         {Role.WEREWOLF, Role.VAMPIRE, Role.COPYCAT, Role.DISEASED, Role.CUPID},
     ),
 }
-
-
-def foreseen_seed(choices: int, wanted: set[Role]) -> int:
-    """The first seed from `choices` on whose deal the players hold the `wanted` roles."""
-    for seed in range(choices, choices + 20_000):
-        deal = deal_cards(Ruleset.OFFICIAL, NAMES, DECK_ROLES, random.Random(seed))
-        if {deal.cards[n] for n in NAMES} == wanted:
-            return seed
-    raise AssertionError(f"no seed deals {wanted} to the players")
 
 
 def send_random_form(page: Page, rng: random.Random) -> str:
@@ -113,11 +95,6 @@ def send_random_form(page: Page, rng: random.Random) -> str:
     return "action"
 
 
-def body_text(page: Page) -> str:
-    """Every text of the page, hidden parts included (a secret in a folded block still leaks)."""
-    return page.locator("body").text_content() or ""
-
-
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_vampire_game_with_an_epic_battle_played_on_phones(
     game: str,
@@ -126,27 +103,13 @@ def test_a_vampire_game_with_an_epic_battle_played_on_phones(
     player_pages: list[PlayerPage],
 ) -> None:
     choices, wanted = GAMES[game]
-    seed = foreseen_seed(choices, wanted)
+    seed = foreseen_seed(NAMES, DECK, choices, wanted)
     rng = random.Random(choices)
     db = live_server.db
     pages = {name: new_player_page(name, phone=True) for name in NAMES}
-    host = pages["Ann"]
 
-    # --- The lobby: an official table, a Vampire deck ----------------------------------------
-    code = create_table(live_server.url, host, "Ann", OFFICIAL)
-    for name in NAMES[1:]:
-        join_table(live_server.url, code, pages[name], name)
-    expect(host.locator(".lobby")).to_contain_text("5 at the table", timeout=LIVE_MS)
-    save_deck(host, DECK)
-    for name in NAMES[1:]:
-        summary = pages[name].locator(".deck-summary")
-        expect(summary).to_contain_text("8 of 8 cards:", timeout=LIVE_MS)
-        expect(summary).to_contain_text("Count")
-    with live_server.deals_with_seed(seed):
-        host.get_by_role("button", name="Deal and start the game").click()
-        in_phase(host, "Night")
-    deal = deal_cards(Ruleset.OFFICIAL, NAMES, DECK_ROLES, random.Random(seed))
-    assert db.start_roles(code) == {p: r.value for p, r in deal.cards.items()}
+    # --- The lobby: an official table, a Vampire deck, dealt with the foreseen seed --------
+    code, deal = deal_seeded_game(live_server, pages, DECK, seed, "Count")
 
     # --- The night: each player's own card, then random choices of their own forms -----------
     for name in NAMES:
