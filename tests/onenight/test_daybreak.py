@@ -450,3 +450,33 @@ def test_the_night_log_names_every_role_as_its_card() -> None:
     assert texts
     for text in texts:
         assert not re.search(r"\([a-z][a-z ]*\)", text), text
+
+
+def test_the_runner_prints_vampires_marks_only_for_a_vampire_deal() -> None:
+    """docs/scenarios.md, "Vampire's cards and marks": the example word for word, and no
+    `marks` key for a Daybreak deal."""
+    from games.families.onenight.engine.scenario import run_scenario
+
+    scenario = {
+        "ruleset": "official",
+        "players": ["Ann", "Ben", "Cat", "Dan", "Eve"],
+        "deal": {"Ann": "the_count", "Ben": "werewolf", "Cat": "cupid", "Dan": "gremlin",
+                 "Eve": "copycat", "left": "seer", "middle": "villager", "right": "marksman"},
+        "night": {"Ann": ["Cat", "Dan"], "Ben": [], "Cat": ["Ann", "Eve"],
+                  "Dan": ["marks", "Cat", "Ben"], "Eve": ["left", "Ann"]},
+        "votes": {"Ann": "Ben", "Ben": "Ann", "Cat": "Ben", "Dan": "Ann", "Eve": "Cat"},
+    }  # fmt: skip
+    out = run_scenario(scenario)
+    assert out["marks"] == {
+        "Ann": "love", "Ben": "clarity", "Cat": "vampire", "Dan": "fear", "Eve": "love",
+    }  # fmt: skip
+    assert out["copycat"] == "seer"
+    assert out["plays_as"]["Eve"] == "seer"
+    assert out["seen"]["Eve"] == {"left": "seer", "Ann": "the_count"}
+    assert out["dead"] == ["Ann", "Ben", "Eve"] and out["winners"] == ["Dan", "Eve"]
+    assert list(out)[-4:] == ["marks", "copycat", "dead", "winners"]
+    daybreak = {**scenario, "deal": {**scenario["deal"], "Ann": "sentinel", "Cat": "witch",
+                                     "Dan": "revealer", "Eve": "villager",
+                                     "right": "tanner"},
+                "night": {}}  # fmt: skip
+    assert "marks" not in run_scenario(daybreak)

@@ -11,7 +11,7 @@ from .artifacts import parse_artifacts
 from .deck import make_deal
 from .errors import RuleError, shown
 from .game import play_game
-from .roles import EXPANSION_ROLES, Ruleset
+from .roles import EXPANSION_ROLES, Role, Ruleset
 
 
 class ScenarioError(RuleError):
@@ -83,6 +83,12 @@ def run_scenario(scenario: Any) -> dict[str, Any]:
         out["artifacts"] = {p: a.value for p, a in night_result.artifacts.items()}
         out["revealed"] = list(night_result.revealed)
         out["plays_as"] = {p: night_result.plays_as(p).value for p in deal.players}
+        if night_result.marks:
+            # Vampire (docs/scenarios.md): each player's mark at dawn, and what the Copycat
+            # card copied; only for a deal with a Vampire card (a night with marks).
+            out["marks"] = {p: night_result.marks[p].value for p in deal.players}
+            copycat = night_result.became.get(Role.COPYCAT)
+            out["copycat"] = copycat.value if copycat is not None else None
     if result.vote is not None and result.outcome is not None:
         out["dead"] = list(result.vote.dead)
         out["winners"] = list(result.outcome.winners)
