@@ -146,15 +146,15 @@ def _move_on(step: Step) -> None:
 _MUST_WAIT = {
     "night_action": N_(
         # Translators: %(phase)s is "night 2" or "day 1"; %(player)s's %(decision)s is the
-        # decision the game waits for ("Ann's shoot", "Ann's badge", "Ann's tie break").
+        # decision the game waits for ("Ann's shot", "Ann's badge", "Ann's tie break").
         "%(phase)s: a night action must wait: the game waits for %(player)s's %(decision)s."
     ),
     "day_vote": N_(
-        # Translators: as in "day 1: day vote must wait: the game waits for Ann's shoot."
+        # Translators: as in "day 1: day vote must wait: the game waits for Ann's shot."
         "%(phase)s: day vote must wait: the game waits for %(player)s's %(decision)s."
     ),
     "sheriff_election": N_(
-        # Translators: as in "day 1: sheriff election must wait: the game waits for Ann's shoot."
+        # Translators: as in "day 1: sheriff election must wait: the game waits for Ann's shot."
         "%(phase)s: sheriff election must wait: the game waits for %(player)s's %(decision)s."
     ),
     "ability": N_(
@@ -162,11 +162,11 @@ _MUST_WAIT = {
         "%(phase)s: %(ability)s must wait: the game waits for %(player)s's %(decision)s."
     ),
     "smite": N_(
-        # Translators: as in "day 1: a smite must wait: the game waits for Ann's shoot."
+        # Translators: as in "day 1: a smite must wait: the game waits for Ann's shot."
         "%(phase)s: a smite must wait: the game waits for %(player)s's %(decision)s."
     ),
     "execution_calls": N_(
-        # Translators: as in "day 1: execution calls must wait: the game waits for Ann's shoot."
+        # Translators: as in "day 1: execution calls must wait: the game waits for Ann's shot."
         "%(phase)s: execution calls must wait: the game waits for %(player)s's %(decision)s."
     ),
     "moving_on": N_(
@@ -199,7 +199,7 @@ _HAS_NO = {
 # The decisions the game waits for (`Awaited.kind`), as the messages above name them.
 _DECISIONS = {
     # Translators: the decision a dead hunter or werewolf king makes: their shot.
-    "shoot": N_("shoot"),
+    "shoot": N_("shot"),
     # Translators: the sheriff's badge, which a dying sheriff hands on.
     "badge": N_("badge"),
     # Translators: the sheriff's decision between tied players.
@@ -416,7 +416,7 @@ def _decide(step: Step, move: Decide) -> None:
     awaited = state.awaited
     if awaited is None or awaited.player != move.player or awaited.kind != move.kind:
         assert state.phase is not None
-        # Translators: %(player)s's %(decision)s: "Ann's shoot", "Ann's badge", "Ann's tie break".
+        # Translators: %(player)s's %(decision)s: "Ann's shot", "Ann's badge", "Ann's tie break".
         message = _("%(phase)s: nothing waits for %(player)s's %(decision)s.")
         raise OutOfTurnError(
             message
