@@ -28,6 +28,7 @@ from tests.factories import (
     TestTable,
     cast_votes,
     client_for,
+    create_lobby,
     deal_game,
     end_day,
     new_client,
@@ -170,6 +171,19 @@ def test_a_one_night_lobby_for_host_guest_and_newcomer() -> None:
     reading.page("lobby guest", guest_client, reverse("table", args=[table.code]))
     reading.page("unknown table", new_client(), reverse("table", args=["ZZZZZZ"]), status=404)
     reading.page("no page", new_client(), "/no/such/page", status=404)
+    reading.check()
+
+
+def test_an_official_lobby_with_the_suggested_sets() -> None:
+    """The rulebooks' suggested sets (docs/rules.md 8a.11, 8b.9): the list, a set that does not
+    fit the table, and a forged key's refusal."""
+    reading = Reading([])
+    table = create_lobby(["Ann", "Ben", "Cat"], ruleset="official")
+    reading.allowed.append(table.code)
+    host = client_for(table, "Ann")
+    reading.page("official lobby host", host, reverse("table", args=[table.code]))
+    refused = host.post(reverse("options", args=[table.code]), {"set": ["vampire_first_game"]})
+    reading.read("suggested set refused", refused.content.decode())
     reading.check()
 
 

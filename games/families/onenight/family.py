@@ -76,7 +76,7 @@ class OneNight(Family):
         return table_options.defaults(ruleset)
 
     def set_options(self, table: TableInfo, fields: Mapping[str, Sequence[str]]) -> dict[str, Any]:
-        return table_options.parse(table.ruleset, table.options, fields)
+        return table_options.parse(table.ruleset, table.options, fields, players=len(table.seats))
 
     def replay_options(self, table: TableInfo) -> dict[str, Any]:
         """Play again: the same options, but the players read the rules for the last game."""

@@ -17,6 +17,7 @@ from games.tables.family import FamilyError
 from .engine import Role, RuleError, Ruleset, default_deck, max_players, validate_deck
 from .engine.deck import MIN_PLAYERS
 from .online import not_dealt, not_online, online_limits
+from .suggested import pick
 
 # rules/000 s5e: players show they read the rules by typing this phrase. It is the document's
 # own words, compared letter by letter (a-z): it is not translated.
@@ -160,15 +161,24 @@ def parse_deck(ruleset: str, fields: Mapping[str, Sequence[str]]) -> list[str]:
 
 
 def parse(
-    ruleset: str, current: Mapping[str, Any], fields: Mapping[str, Sequence[str]]
+    ruleset: str,
+    current: Mapping[str, Any],
+    fields: Mapping[str, Sequence[str]],
+    *,
+    players: int = 0,
 ) -> dict[str, Any]:
     """The options a host's form asks for. Each part of the lobby posts its own fields: the
-    deck picker its counters (or "suggested" to go back to the suggestion), the settings form
-    the day's length, the time limits and the rules phrase; fields not posted keep their value.
+    deck picker its counters (or "suggested" to go back to the suggestion, or "set" for one of
+    the rulebooks' suggested sets, checked against the table's `players`: suggested.py), the
+    settings form the day's length, the time limits and the rules phrase; fields not posted
+    keep their value.
     """
     options = dict(current)
+    chosen_set = _one(fields, "set")
     if _one(fields, "suggested"):
         options["deck"] = []
+    elif chosen_set is not None:
+        options["deck"] = pick(ruleset, chosen_set, players)
     elif any(key.startswith("count_") for key in fields):
         options["deck"] = parse_deck(ruleset, fields)
     if "day_minutes" in fields:

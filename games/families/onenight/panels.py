@@ -37,6 +37,7 @@ from .forms import Select as Select
 from .forms import action_form
 from .online import online_limits
 from .play import LABELS, OneNightState, copier
+from .suggested import does_not_fit, offered, sizes
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +153,18 @@ class DeckRow:
 
 
 @dataclass(frozen=True, slots=True)
+class SetRow:
+    """One of the rulebooks' suggested sets in the lobby (suggested.py; docs/rules.md 8a, 8b):
+    a button when it fits the table, else `why` it does not."""
+
+    key: str
+    title: str
+    sizes: str
+    cards: tuple[Role, ...]
+    why: str  # "" when it fits
+
+
+@dataclass(frozen=True, slots=True)
 class LobbyView:
     options: Mapping[str, Any]
     is_host: bool
@@ -161,6 +174,7 @@ class LobbyView:
     deck_chosen: bool
     rules_phrase: str
     limits: tuple[int, int] = field(default=(3, 12))
+    sets: tuple[SetRow, ...] = ()
 
 
 def lobby(table: TableInfo, viewer: SeatInfo | None) -> Panel:
@@ -188,6 +202,16 @@ def lobby(table: TableInfo, viewer: SeatInfo | None) -> Panel:
         deck_chosen=bool(table.options.get("deck")),
         rules_phrase=table_options.RULES_PHRASE,
         limits=(3, max_players(rules)),
+        sets=tuple(
+            SetRow(
+                key=s.key,
+                title=str(s.title),
+                sizes=sizes(s),
+                cards=s.cards,
+                why="" if s.fits(players) else does_not_fit(s, players),
+            )
+            for s in offered(table.ruleset)
+        ),
     )
     return Panel("onenight/lobby.html", {"lobby": view})
 

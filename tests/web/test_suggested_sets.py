@@ -1,0 +1,89 @@
+"""The rulebooks' suggested sets in the lobby (games/families/onenight/suggested.py; docs/rules.md
+8a and 8b "Suggested sets"; issue 42): an official table's host fills the deck with one tap
+(`set=<key>`); a set that does not fit the table says why; a forged or unfitting key is refused
+with nothing stored; the house tables offer none."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from games.families.onenight.suggested import BY_KEY
+from tests.factories import NAMES, client_for, create_lobby, table_state
+from tests.web.helpers import HTMX, alerts, raw, text, url, visible
+
+pytestmark = pytest.mark.django_db
+
+DAYBREAK = BY_KEY["daybreak_first_game"]
+VAMPIRE = BY_KEY["vampire_first_game"]
+
+
+def test_the_official_lobby_lists_the_sets_and_offers_those_that_fit() -> None:
+    table = create_lobby(list(NAMES[:3]), ruleset="official")
+    body = raw(client_for(table, NAMES[0]).get(url("table", table.code)))
+    assert 'name="set" value="daybreak_first_game"' in body
+    assert 'name="set" value="vampire_first_game"' not in body
+    words = visible(client_for(table, NAMES[0]).get(url("table", table.code)))
+    assert "Daybreak: first game" in words
+    assert "Vampire: first game is for 4 players, and this table has 3 players." in words
+    # Only the host picks the deck.
+    assert 'name="set"' not in raw(client_for(table, NAMES[1]).get(url("table", table.code)))
+
+
+def test_picking_a_set_stores_its_deck_and_the_game_starts_with_it() -> None:
+    table = create_lobby(list(NAMES[:4]), ruleset="official")
+    host = client_for(table, NAMES[0])
+    response = host.post(url("options", table.code), {"set": "vampire_first_game"})
+    assert response.status_code == 302, alerts(response)
+    deck = table.refresh().options["deck"]
+    assert Counter(deck) == Counter(role.value for role in VAMPIRE.cards)
+    body = raw(host.get(url("table", table.code)))
+    assert 'name="count_the_count" min="0" max="1" value="1"' in body
+    assert "7 of 7 cards:" in text(host.get(url("table", table.code)))
+    again = host.post(url("options", table.code), {"set": "vampire_first_game"}, **HTMX)
+    assert again.status_code == 200
+    assert host.post(url("start", table.code)).status_code == 302
+    assert table.refresh().state is not None
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "players", "key", "message"),
+    [
+        ("official", 3, "epic_battle", "'epic_battle' is not one of the suggested sets."),
+        ("official", 3, "", "'' is not one of the suggested sets."),
+        ("official", 3, "x" * 5000, "is not one of the suggested sets."),
+        ("official", 3, "vampire_first_game", "Vampire: first game is for 4 players"),
+        ("official", 4, "daybreak_first_game", "Daybreak: first game is for 3 players"),
+        ("house", 3, "daybreak_first_game", "for tables with the official rules"),
+    ],
+)
+def test_a_forged_or_unfitting_set_is_refused_with_nothing_stored(
+    ruleset: str, players: int, key: str, message: str
+) -> None:
+    table = create_lobby(list(NAMES[:players]), ruleset=ruleset)
+    host = client_for(table, NAMES[0])
+    host.post(url("options", table.code), {"count_villager": "1"})
+    for extra in ({}, HTMX):
+        before = table_state(table.table.pk)
+        response = host.post(url("options", table.code), {"set": key}, **extra)
+        assert response.status_code == 400, (response.status_code, alerts(response))
+        assert any(message in a for a in alerts(response)), alerts(response)
+        assert table_state(table.table.pk) == before
+    assert table.refresh().options["deck"] == ["villager"]
+
+
+def test_the_house_lobby_offers_none() -> None:
+    table = create_lobby(list(NAMES[:3]))
+    response = client_for(table, NAMES[0]).get(url("table", table.code))
+    assert 'name="set"' not in raw(response)
+    assert "suggested sets" not in visible(response)
+    assert str(DAYBREAK.title) not in visible(response)
+
+
+def test_only_the_host_picks_a_set() -> None:
+    table = create_lobby(list(NAMES[:3]), ruleset="official")
+    before = table_state(table.table.pk)
+    response = client_for(table, NAMES[1]).post(url("options", table.code), {"set": DAYBREAK.key})
+    assert response.status_code == 403
+    assert table_state(table.table.pk) == before
