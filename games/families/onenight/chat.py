@@ -28,6 +28,7 @@ from games.tables.said import NotSeated, UnknownWord, named
 
 from . import chat_aims, letters
 from .engine import CENTRE_POSITIONS, Ruleset
+from .hold import HELD_MESSAGE
 from .panels import ActionForm, view_of
 
 # The game's lines of the bot's `!help`: before the bot's own commands, and its moves after.
@@ -154,7 +155,11 @@ def _target(table: TableInfo, seat: SeatInfo, said: Said) -> ChatMove:
     step = chat_aims.step_now(table, seat)
     if step is not None:
         return _aimed(table, said, step)
-    form = view_of(table, seat).action_form
+    view = view_of(table, seat)
+    if view.copy_held:
+        # docs/rules.md 8a.10: nothing is read for the copied role before its card is shown.
+        raise FamilyError(_("Game %(code)s: %(held)s") % {"code": table.code, "held": HELD_MESSAGE})
+    form = view.action_form
     if form is None:
         raise FamilyError(_("You already sent your night action; it is final."))
     nobody = _says_nobody(table, said)

@@ -24,6 +24,7 @@ from games.words import listing
 
 from .engine import CENTRE_POSITIONS, ActionRule, Requirement, Role, action_rule, copied_action_rule
 from .engine.actions import copycat_action_rule
+from .hold import copy_held
 from .play import OneNightState
 
 # The words a player types besides names (not translated: they are the command's words, as the
@@ -76,8 +77,8 @@ def step_now(table: TableInfo, seat: SeatInfo) -> Step | None:
     if me is None:
         return None
     mine = state.actions.get(me)
-    if mine is not None and mine["complete"]:
-        return None
+    if (mine is not None and mine["complete"]) or copy_held(state, me):
+        return None  # docs/rules.md 8a.10: a held copy's role is not read yet
     deal = state.deal
     rule = action_rule(deal, me)
     if rule.role is Role.COPYCAT:

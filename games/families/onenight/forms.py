@@ -26,6 +26,7 @@ from .engine import (
 )
 from .engine.actions import CHECKS, copycat_action_rule
 from .engine.dusk import neighbours
+from .hold import copy_held
 from .play import NOBODY, OneNightState, copier, named_targets
 
 
@@ -114,6 +115,9 @@ def action_form(
     """The form for this seat's start role (None: its action is in). Players are offered by
     seat id and centre cards by position: a name is never posted (issue 25)."""
     if action is not None and action["complete"]:
+        return None
+    if copy_held(state, me):
+        # docs/rules.md 8a.10: the copied card is not shown yet, nor its role's form.
         return None
     deal = state.deal
     others = [(i, n) for i, n in state.players if n != me]

@@ -19,6 +19,7 @@ from games.words import listing
 
 from . import chat_aims
 from .engine import CENTRE_POSITIONS, Role
+from .hold import HELD_MESSAGE
 from .panels import ActionForm, OneNightView, Reveal, view_of
 
 # The centre cards as a player types them (`left middle`): the command's words, not translated.
@@ -247,6 +248,10 @@ def due(table: TableInfo, seat: SeatInfo) -> tuple[Letter, ...]:
         # shows it.
         text = _("Game %(code)s: you copied the card of a %(role)s.")
         letters.append(("copied", text % {"code": code, "role": copied.title}))
+    if view.phase == "night" and view.copy_held:
+        # docs/rules.md 8a.10: the copied card waits for every other player's action.
+        text = _("Game %(code)s: %(held)s") % {"code": code, "held": HELD_MESSAGE}
+        letters.append(("copy:held", text))
     if view.phase == "night" and view.action_form is not None:
         aimed = chat_aims.step_now(table, seat)
         copying = view.action_form.kind == "copy" or (aimed is not None and aimed.kind == "copy")

@@ -35,6 +35,7 @@ from .forms import ActionForm as ActionForm
 from .forms import Choice as Choice
 from .forms import Select as Select
 from .forms import action_form
+from .hold import copy_held, copy_shielded
 from .online import online_limits
 from .play import LABELS, OneNightState, copier
 from .suggested import does_not_fit, offered, sizes
@@ -112,7 +113,11 @@ class OneNightView:
     role: RoleMessage | None = None
     action_form: ActionForm | None = None
     action_sent: bool = False
-    copied: Role | None = None  # what this seat's Doppelganger copied (shown at once)
+    copied: Role | None = None  # what this seat's Doppelganger copied (shown at once, but 8a.10)
+    # docs/rules.md 8a.10: the Doppelganger's copy is made but its card is held back until
+    # every other player's action is in (`play.copy_held`). A copy the Sentinel shielded then
+    # failed (8a.3): the night is over by then, and the night report says so.
+    copy_held: bool = False
     night_report: tuple[str, ...] = ()
     ready: bool = False
     ring: tuple[RingSeat, ...] = ()
@@ -359,7 +364,11 @@ def view_of(table: TableInfo, viewer: SeatInfo | None) -> OneNightView:
             form = action_form(state, me, mine)
             view["action_form"] = form
             view["action_sent"] = form is None
-            if mine is not None and copier(state.deal, me) is not None and mine["targets"]:
+            if copy_held(state, me):
+                view["copy_held"] = True
+            elif copy_shielded(state, me) is not None:
+                pass  # the copy failed (8a.3): its card is never shown
+            elif mine is not None and copier(state.deal, me) is not None and mine["targets"]:
                 # The Doppelganger's copied player's card, the Copycat's centre card.
                 view["copied"] = state.deal.cards[mine["targets"][0]]
         elif night is not None:

@@ -40,6 +40,7 @@ from .engine import (
     validate_copy,
 )
 from .engine.actions import copycat_action_rule
+from .hold import HELD_MESSAGE, copy_held, copy_shielded, copy_waits
 
 # The phases' names. The table stores its label once for every reader (and compares it to
 # tell a new step from the same one): it is written in the site's language (docs/i18n.md).
@@ -269,7 +270,8 @@ def copy(
 ) -> Change:
     """A copier's first step: the Doppelganger copies another player's card (rules/002 s5), the
     Copycat a centre card ("left", "middle" or "right"; docs/rules.md 8b.4). The copied card is
-    shown at once; if the copied role acts no further, the action is complete."""
+    shown at once (but a copy the Sentinel may shield waits: `copy_held`, docs/rules.md 8a.10);
+    if the copied role acts no further, the action is complete."""
     state = _expect(table, "night")
     deal = state.deal
     card = copier(deal, seat.name)
@@ -292,6 +294,9 @@ def copy(
         rule = copied_action_rule(copied, deal, seat.name)
     complete = rule.requirement is Requirement.NONE
     actions = {**state.actions, seat.name: {"targets": targets, "complete": complete}}
+    if copy_held(OneNightState(_with(table, actions=actions)), seat.name):
+        # docs/rules.md 8a.10: the copy waits, its card unseen, whatever the copied role does.
+        actions[seat.name] = {"targets": targets, "complete": False}
     return _after_action(table, _with(table, actions=actions), now)
 
 
@@ -306,6 +311,8 @@ def act(
     existing = state.actions.get(seat.name)
     if existing is not None and existing["complete"]:
         raise FamilyError(_("You already sent your night action; it is final."))
+    if copy_held(state, seat.name):
+        raise FamilyError(str(HELD_MESSAGE))
     sent = list(existing["targets"]) if existing else []
     rule = step_rule(deal, seat.name, sent)
     named = [] if fields.get("no_action") else named_targets(state, fields.get("targets", ()))
@@ -336,7 +343,26 @@ def act(
     return _after_action(table, _with(table, actions=actions), now)
 
 
+def _release(raw: dict[str, Any]) -> dict[str, Any]:
+    """docs/rules.md 8a.10: once every other player's action is in, a held Doppelganger copy
+    is let go. A shielded copy failed (8a.3): the action is complete, with nothing more to
+    send; so is a copy whose role does nothing more. Else the copied role's action is asked."""
+    state = OneNightState(raw)
+    for _i, name in state.players:
+        action = state.actions.get(name)
+        if not action or action["complete"] or not copy_waits(state, name):
+            continue
+        if copy_held(state, name) or len(action["targets"]) != 1:
+            continue
+        rule = step_rule(state.deal, name, action["targets"])
+        if copy_shielded(state, name) is not None or rule.requirement is Requirement.NONE:
+            actions = {**state.actions, name: {**action, "complete": True}}
+            return {**raw, "actions": actions}
+    return raw
+
+
 def _after_action(table: TableInfo, raw: dict[str, Any], now: datetime) -> Change:
+    raw = _release(raw)
     state = OneNightState(raw)
     if len(state.complete_actions()) >= len(state.players):
         return _dawn(table, raw, now)
