@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from games.words import N_, _, listing
+from games.words import N_, _, listing, ngettext
 
 from .actions import is_lone_werewolf
 from .artifacts import ARTIFACTS
@@ -35,6 +35,7 @@ from .roles import (
     is_werewolf,
     own_step,
 )
+from .roles_vampire import VAMPIRE_MESSAGES
 from .tonight import Learned
 
 TOWN_GOAL_NO_WOLF = {
@@ -174,6 +175,26 @@ def _mystic_told(deal: Deal, player: str) -> list[str]:
     ]
 
 
+def _vampire_told(deal: Deal, player: str) -> list[str]:
+    """[VC] Vampire, Master, Count: the vampires see each other at dusk (8b.4), and online every
+    action is sent at once, so the message names the fellow vampires dealt, as the werewolves'
+    names theirs from the deal (a Copycat or Doppelganger that becomes one joins unannounced)."""
+    body = [_(VAMPIRE_MESSAGES[deal.cards[player]])]
+    partners = [p for p in deal.players if p != player and ROLES[deal.cards[p]].vampire]
+    if partners:
+        body.append(
+            ngettext(
+                "The other vampire is %(names)s. Pick a player who is not one of you.",
+                "The other vampires are %(names)s. Pick a player who is not one of you.",
+                len(partners),
+            )
+            % {"names": listing(partners)}
+        )
+    else:
+        body.append(_("You are the only vampire among the players tonight."))
+    return body
+
+
 # The role messages written from the deal (`RoleRecord.told`): who the others are.
 TOLD: Mapping[str, Callable[[Deal, str], list[str]]] = MappingProxyType(
     {
@@ -182,6 +203,7 @@ TOLD: Mapping[str, Callable[[Deal, str], list[str]]] = MappingProxyType(
         "mystic_wolf": _mystic_told,
         "minion": _minion_told,
         "mason": _mason_told,
+        "vampire": _vampire_told,
     }
 )
 

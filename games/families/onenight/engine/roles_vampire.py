@@ -35,6 +35,15 @@ _VAMPIRE_WINS = {Ruleset.OFFICIAL: N_("With the vampires: they win if no vampire
 _ONE = {Ruleset.OFFICIAL: 1}  # [VR] contents: "14 unique roles"
 _PICK = N_("The vampires give the Mark of the Vampire to a player who is not a vampire.")
 _DOPP_SLEEPS = N_("Doppelganger, close your eyes.")
+# The vampires' role messages, each followed by the fellow vampires dealt (messages.py, the
+# record's `told`): what each vampire card does, in a sentence.
+VAMPIRE_MESSAGES = {
+    Role.VAMPIRE: N_("At dusk you and the other vampires pick a player to turn into a vampire."),
+    Role.THE_MASTER: N_(
+        "You are a vampire. If another vampire votes for you tomorrow, you cannot be killed."
+    ),
+    Role.THE_COUNT: N_("You are a vampire. After the vampires' pick you frighten another player."),
+}
 
 
 def _calls(
@@ -104,12 +113,13 @@ VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
         limits=_ONE,
         does=N_("Wakes with the vampires; together they give the Mark of the Vampire."),
         wins=_VAMPIRE_WINS,
-        message=(N_("At dusk you and the other vampires pick a player to turn into a vampire."),),
+        # The role message: `VAMPIRE_MESSAGES` below, then the fellow vampires (messages.py).
         action=ActionRule(
             Role.VAMPIRE, Requirement.MANDATORY, (ONE_PLAYER,), _PICK, aim="vampire_pick"
         ),
         copy=Copy.WITH_THEM,
         vampire=True,
+        told="vampire",
         calls=_VAMPIRES_CALLS,
     ),
     RoleRecord(
@@ -122,17 +132,13 @@ VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
         limits=_ONE,
         does=N_("A vampire; cannot be killed if another vampire votes for it."),
         wins=_VAMPIRE_WINS,
-        message=(
-            N_(
-                "You are a vampire. If another vampire votes for you tomorrow, you cannot be"
-                " killed."
-            ),
-        ),
+        # The role message: `VAMPIRE_MESSAGES` below, then the fellow vampires (messages.py).
         action=ActionRule(
             Role.THE_MASTER, Requirement.MANDATORY, (ONE_PLAYER,), _PICK, aim="vampire_pick"
         ),
         copy=Copy.WITH_THEM,
         vampire=True,
+        told="vampire",
         wakes_with=Role.VAMPIRE,
         calls=_VAMPIRES_CALLS,
     ),
@@ -144,7 +150,7 @@ VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
         limits=_ONE,
         does=N_("A vampire; then gives the Mark of Fear to a player who is not a vampire."),
         wins=_VAMPIRE_WINS,
-        message=(N_("You are a vampire. After the vampires' pick you frighten another player."),),
+        # The role message: `VAMPIRE_MESSAGES` below, then the fellow vampires (messages.py).
         action=ActionRule(
             Role.THE_COUNT,
             Requirement.MANDATORY,
@@ -154,6 +160,7 @@ VAMPIRE_RECORDS: tuple[RoleRecord, ...] = (
         ),
         copy=Copy.OWN_STEP,
         vampire=True,
+        told="vampire",
         wakes_with=Role.VAMPIRE,
         calls=_calls(
             "the-count",
