@@ -22,15 +22,13 @@ from games.tables.family import SeatInfo, TableInfo
 from games.tables.said import SEPARATORS
 from games.words import listing
 
-from .engine import CENTRE_POSITIONS, ActionRule, Requirement, Role, action_rule, copied_action_rule
-from .engine.actions import copycat_action_rule
+from .engine import CENTRE_POSITIONS, ActionRule, Requirement, Role, action_rule
+from .engine.dusk import neighbours
 from .hold import copy_held
-from .play import OneNightState
+from .play import NOBODY, TARGET_WORDS, OneNightState, copier, step_rule
 
-# The words a player types besides names (not translated: they are the command's words, as the
-# centre cards' left, middle and right are).
-NONE_WORD = "-"  # the Marksman's "no card" or "no mark"
-GREMLIN_WORDS = ("marks", "cards")
+# The words a player types besides names are the page's own (play.py: the Marksman's "-", the
+# Gremlin's "marks" or "cards"), not translated, as the centre cards' left, middle and right.
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,21 +78,18 @@ def step_now(table: TableInfo, seat: SeatInfo) -> Step | None:
     if (mine is not None and mine["complete"]) or copy_held(state, me):
         return None  # docs/rules.md 8a.10: a held copy's role is not read yet
     deal = state.deal
-    rule = action_rule(deal, me)
-    if rule.role is Role.COPYCAT:
-        if not mine or not mine["targets"]:
-            return Step("copy", rule)
-        rule = copycat_action_rule(deal, me, mine["targets"][0])
-    elif rule.role is Role.DOPPELGANGER:
-        if not mine or not mine["targets"]:
-            return None
-        rule = copied_action_rule(deal.cards[mine["targets"][0]], deal, me)
+    sent = list(mine["targets"]) if mine else []
+    card = copier(deal, me)
+    if card is Role.COPYCAT and not sent:
+        return Step("copy", action_rule(deal, me))
+    if card is Role.DOPPELGANGER and not sent:
+        return None  # the Doppelganger's copy is read as the form's (chat.py)
+    rule = step_rule(deal, me, sent)
     if rule.aim is None or rule.requirement is Requirement.NONE:
         return None
     names = [n for _i, n in state.players]
     if rule.aim == "neighbour":
-        i = names.index(me)
-        players = tuple(dict.fromkeys((names[i - 1], names[(i + 1) % len(names)])))
+        players = tuple(dict.fromkeys(neighbours(deal.players, me)))
     else:
         players = tuple(n for n in names if rule.self_ok or n != me)
     return Step("action", rule, players)
@@ -106,14 +101,14 @@ def extra_words(step: Step) -> dict[str, str]:
     the Marksman."""
     words = {p: p for p in CENTRE_POSITIONS}
     if step.rule.aim == "card_and_mark":
-        words[NONE_WORD] = NONE_WORD
+        words[NOBODY] = NOBODY
     return words
 
 
 def gremlin_word(text: str) -> tuple[str, str] | None:
     """A Gremlin's leading "marks" or "cards" and the words after it, if the text starts so."""
     head, *rest = SEPARATORS.split(text.strip(), maxsplit=1)
-    return (head.lower(), " ".join(rest)) if head.lower() in GREMLIN_WORDS else None
+    return (head.lower(), " ".join(rest)) if head.lower() in TARGET_WORDS else None
 
 
 def targets(step: Step, values: Sequence[str], word: str | None = None) -> list[str]:
@@ -128,9 +123,9 @@ def targets(step: Step, values: Sequence[str], word: str | None = None) -> list[
     if any(v in CENTRE_POSITIONS for v in values):
         raise Wrong(_("Your card names players, not centre cards:"))
     if aim == "card_and_mark":
-        if not 1 <= len(values) <= 2 or all(v == NONE_WORD for v in values):
+        if not 1 <= len(values) <= 2 or all(v == NOBODY for v in values):
             raise Wrong(_("Name a card to look at, a mark, or both:"))
-        return list(values) if len(values) == 2 else [values[0], NONE_WORD]
+        return list(values) if len(values) == 2 else [values[0], NOBODY]
     wanted = 2 if aim in ("count", "marks_or_cards") else step.rule.shapes[0].players
     if len(players) != wanted or len(values) != wanted:
         raise Wrong(_("Your card takes a different number of players:"))

@@ -21,13 +21,11 @@ from .engine import (
     Requirement,
     Role,
     RuleError,
-    action_rule,
-    copied_action_rule,
 )
-from .engine.actions import CHECKS, copycat_action_rule
+from .engine.actions import CHECKS
 from .engine.dusk import neighbours
 from .hold import copy_held
-from .play import NOBODY, OneNightState, copier, named_targets
+from .play import NOBODY, OneNightState, copier, named_targets, step_rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,29 +119,25 @@ def action_form(
         return None
     deal = state.deal
     others = [(i, n) for i, n in state.players if n != me]
-    rule = action_rule(deal, me)
-    copied: Role | None = None
     card = copier(deal, me)
-    if card is Role.DOPPELGANGER:
-        if action is None:
-            return ActionForm(
-                kind="copy",
-                prompt=_("Choose the player whose card you copy."),
-                choices=tuple(Choice(str(i), n) for i, n in others),
-            )
-        copied = deal.cards[action["targets"][0]]
-        rule = copied_action_rule(copied, deal, me)
-    elif card is Role.COPYCAT:
+    if card is Role.DOPPELGANGER and action is None:
+        return ActionForm(
+            kind="copy",
+            prompt=_("Choose the player whose card you copy."),
+            choices=tuple(Choice(str(i), n) for i, n in others),
+        )
+    if card is Role.COPYCAT and action is None:
         # Vampire (8b.4): a centre card first, which it must look at; then the copy's action.
-        if action is None:
-            return ActionForm(
-                kind="copy",
-                prompt=_("Choose the centre card you look at: you become that role."),
-                choices=tuple(Choice(c, str(CENTRE_CHOICES[c])) for c in CENTRE_POSITIONS),
-                allow_none=False,
-            )
-        copied = deal.cards[action["targets"][0]]
-        rule = copycat_action_rule(deal, me, action["targets"][0])
+        return ActionForm(
+            kind="copy",
+            prompt=_("Choose the centre card you look at: you become that role."),
+            choices=tuple(Choice(c, str(CENTRE_CHOICES[c])) for c in CENTRE_POSITIONS),
+            allow_none=False,
+        )
+    sent = list(action["targets"]) if action else []
+    # A copier's second step shows the card it copied, and its form is the copy's.
+    copied = deal.cards[sent[0]] if card is not None and sent else None
+    rule = step_rule(deal, me, sent)
     if rule.requirement is Requirement.NONE:
         if card is Role.COPYCAT:
             # The engine's words for a copy that acts no further are the Doppelganger's.

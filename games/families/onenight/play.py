@@ -40,6 +40,7 @@ from .engine import (
     validate_copy,
 )
 from .engine.actions import copycat_action_rule
+from .engine.roles import ROLES
 from .hold import HELD_MESSAGE, copy_held, copy_shielded, copy_waits
 
 # The phases' names. The table stores its label once for every reader (and compares it to
@@ -196,9 +197,16 @@ def start(table: TableInfo, rng: random.Random, now: datetime) -> Change:
 # --- The night -----------------------------------------------------------------------------------
 
 
+def gremlin_words() -> tuple[str, ...]:
+    """The Gremlin's words, from its record's action (engine/roles_vampire.py)."""
+    rule = ROLES[Role.GREMLIN].action
+    assert rule is not None
+    return rule.words
+
+
 # Vampire's words a form posts as they stand (docs/rules.md 8b.7): the Gremlin's "marks" or
-# "cards", first; the Marksman's "-" for no card or no mark.
-TARGET_WORDS = ("marks", "cards")
+# "cards" (its record's words), first; the Marksman's "-" for no card or no mark.
+TARGET_WORDS: tuple[str, ...] = gremlin_words()
 NOBODY = "-"
 
 

@@ -18,6 +18,7 @@ from types import MappingProxyType
 from games.words import N_, _
 
 from .deck import Deal
+from .dusk import neighbours
 from .errors import IllegalActionError, shown
 from .roles import (
     CENTRE_POSITIONS,
@@ -146,12 +147,6 @@ def _for(player: str, problem: str) -> str:
     return _("%(player)s: %(problem)s") % {"player": player, "problem": problem}
 
 
-def _neighbours(deal: Deal, player: str) -> tuple[str, str]:
-    seats = deal.players
-    i = seats.index(player)
-    return (seats[(i - 1) % len(seats)], seats[(i + 1) % len(seats)])
-
-
 def check_aim(deal: Deal, actor: str, rule: ActionRule, targets: tuple[str, ...]) -> None:
     """Vampire's marking roles (docs/rules.md 8b.4): what their names mean, by `rule.aim`.
     Nothing sent is allowed: a "must" is then done on the first legal player (8b.3)."""
@@ -182,7 +177,7 @@ def check_aim(deal: Deal, actor: str, rule: ActionRule, targets: tuple[str, ...]
                 _("%(player)s: you cannot target yourself. %(rule)s")
                 % {"player": actor, "rule": rule.description}
             )
-    if rule.aim == "neighbour" and named[0] not in _neighbours(deal, actor):
+    if rule.aim == "neighbour" and named[0] not in neighbours(deal.players, actor):
         raise IllegalActionError(_for(actor, rule.description))
 
 
