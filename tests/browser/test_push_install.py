@@ -209,20 +209,26 @@ def test_the_app_installs_its_service_worker_and_subscribes(
                 break
             page.wait_for_timeout(100)
         assert len({r["registrationId"] for r in ours}) == 1
-        devtools.send(
-            "ServiceWorker.deliverPushMessage",
-            {
-                "origin": url,
-                "registrationId": ours[0]["registrationId"],
-                "data": push.payload(notice, link),
-            },
-        )
+        # Handed again if nothing shows: once in CI (2026-11-28, a loaded machine) one handed
+        # message showed nothing in ten seconds, likely lost by DevTools rather than the worker.
+        # The notice's tag is its link, so a second delivery replaces the first, never adds.
         shown: list[dict[str, object]] = []
-        for _try in range(100):  # the worker shows it in its own time: read until it has
-            shown = _shown_notifications(page)
+        for _delivery in range(4):
+            devtools.send(
+                "ServiceWorker.deliverPushMessage",
+                {
+                    "origin": url,
+                    "registrationId": ours[0]["registrationId"],
+                    "data": push.payload(notice, link),
+                },
+            )
+            for _try in range(50):  # the worker shows it in its own time: read until it has
+                shown = _shown_notifications(page)
+                if shown:
+                    break
+                page.wait_for_timeout(100)
             if shown:
                 break
-            page.wait_for_timeout(100)
         assert shown == [
             {"title": f"Game {code}: Night 2", "body": "Night 2 has begun.", "url": link}
         ]
