@@ -51,10 +51,14 @@ BASE = dict(left="villager", middle="hunter", right="villager")
 
 
 @pytest.mark.parametrize("role", sorted(EXPANSION_ROLES))
-def test_expansion_roles_are_official_only_one_each(role: Role) -> None:
-    """Daybreak's cards are single cards; the house rules (rules/000 s4) deal none of them."""
+def test_expansion_roles_are_one_each_and_vampire_s_official_only(role: Role) -> None:
+    """The expansions' cards are single cards. A house table may add Daybreak's and the
+    Prince (docs/rules.md 8a.8), not Vampire's (they change how the game is won)."""
     assert role_limits(OFFICIAL)[role] == 1
-    assert role not in role_limits(Ruleset.HOUSE)
+    if role in VAMPIRE_ROLES:
+        assert role not in role_limits(Ruleset.HOUSE)
+    else:
+        assert role_limits(Ruleset.HOUSE)[role] == 1
 
 
 def test_alpha_wolf_brings_the_centre_werewolf_card() -> None:

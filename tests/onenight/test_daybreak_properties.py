@@ -1,6 +1,7 @@
-"""Property tests (hypothesis) over random Daybreak games of the official ruleset: cards and
-tokens are only moved, never created or lost; the order the actions (and votes) were sent in
-changes nothing (docs/rules.md, Daybreak)."""
+"""Property tests (hypothesis) over random Daybreak games of the official ruleset and of the
+house rules with Daybreak's cards added (docs/rules.md 8a.8): cards and tokens are only moved,
+never created or lost; the order the actions (and votes) were sent in changes nothing
+(docs/rules.md, Daybreak)."""
 
 from __future__ import annotations
 
@@ -57,14 +58,15 @@ def _candidates(deal: Deal, player: str) -> list[tuple[str, ...]]:
 
 @st.composite
 def daybreak_games(draw: st.DrawFn) -> tuple[Deal, dict[str, tuple[str, ...]], dict[str, Any]]:
-    """A legal official game with Daybreak's roles in the deck: a deal, every player's action
-    and every player's vote."""
+    """A legal game with Daybreak's roles in the deck, official or house: a deal, every
+    player's action and every player's vote."""
+    ruleset = draw(st.sampled_from([OFFICIAL, Ruleset.HOUSE]))
     count = draw(st.integers(3, 9))
     players = list(draw(st.permutations(NAMES))[:count])
-    pool = [r for r, n in role_limits(OFFICIAL).items() for _ in range(n)]
+    pool = [r for r, n in role_limits(ruleset).items() for _ in range(n)]
     shuffled = list(draw(st.permutations(pool)))
     hand = shuffled[: count + 3]
-    if hand.count(Role.MASON) == 1:  # rules/002 s5: masons in pairs
+    if ruleset is OFFICIAL and hand.count(Role.MASON) == 1:  # rules/002 s5: masons in pairs
         spare = (Role.MASON, Role.WEREWOLF)
         hand = [r for r in hand if r is not Role.MASON]
         hand.append(next(r for r in shuffled[count + 3 :] if r not in spare))
@@ -74,7 +76,7 @@ def daybreak_games(draw: st.DrawFn) -> tuple[Deal, dict[str, tuple[str, ...]], d
             return draw(daybreak_games())
     seed = draw(st.integers(0, 2**16))
     try:
-        deal = deal_cards(OFFICIAL, players, hand, random.Random(seed))
+        deal = deal_cards(ruleset, players, hand, random.Random(seed))
     except RuleError:
         return draw(daybreak_games())
     actions = {}

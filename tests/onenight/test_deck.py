@@ -18,6 +18,7 @@ from games.families.onenight.engine import (
     deal_cards,
     default_deck,
     make_deal,
+    max_players,
     role_limits,
     validate_deck,
     validate_players,
@@ -183,9 +184,13 @@ def test_make_deal_needs_a_card_at_every_position_and_nowhere_else() -> None:
 
 
 def test_house_table_is_at_most_twelve_players() -> None:
-    """rules/000 s4: the house limits sum to 15 cards, so 12 players is the largest table."""
-    house_cards = [r for r, n in role_limits(HOUSE).items() for _ in range(n)]
+    """rules/000 s4: the house limits of the base cards sum to 15, so 12 players is the largest
+    table; the expansion cards a host may add do not make it larger (docs/rules.md 8a.8)."""
+    house_cards = [
+        r for r, n in role_limits(HOUSE).items() if r not in EXPANSION_ROLES for _ in range(n)
+    ]
     assert len(house_cards) == 15
+    assert max_players(HOUSE) == 12 and max_players(OFFICIAL) == 13
     assert sum(validate_deck(HOUSE, house_cards, 12).values()) == 15
     official_cards = [
         r for r, n in role_limits(OFFICIAL).items() if r not in EXPANSION_ROLES for _ in range(n)

@@ -42,8 +42,10 @@ def test_a_set_is_refused_at_another_table_size(key: str, players: int) -> None:
             pick("official", key, other)
 
 
-def test_house_tables_offer_none_and_refuse_a_key() -> None:
-    assert offered("house") == ()
+def test_house_tables_offer_daybreak_s_set_only_and_refuse_vampire_s() -> None:
+    """docs/rules.md 8a.8: a house table may deal Daybreak's cards, not Vampire's."""
+    assert [s.key for s in offered("house")] == ["daybreak_first_game"]
+    assert pick("house", "daybreak_first_game", 3)
     assert offered("official") == SETS
     with pytest.raises(FamilyError, match="official rules"):
         pick("house", "vampire_first_game", 4)

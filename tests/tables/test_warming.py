@@ -85,6 +85,7 @@ def test_one_night_warms_every_ruleset_a_chat_line_can_ask_for(derived_cache, mo
     OneNight().warm()
     assert {(r, e) for r, _language, e in asked} == {
         (Ruleset.HOUSE, False),
+        (Ruleset.HOUSE, True),
         (Ruleset.OFFICIAL, False),
         (Ruleset.OFFICIAL, True),
     }
@@ -124,4 +125,4 @@ def test_the_warm_command_fills_the_derived_cache(derived_cache, capsys):
     assert "Warmed in" in capsys.readouterr().out
     quoting.fake_patterns.cache_clear()
     kept = list(derived_cache.iterdir())
-    assert len(kept) == 3  # house; official; official with the expansions' cards
+    assert len(kept) == 4  # each ruleset, with and without the expansions' cards

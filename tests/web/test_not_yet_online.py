@@ -93,7 +93,7 @@ def test_a_vampire_card_at_a_house_table_is_refused() -> None:
     before = table_state(table.table.pk)
     response = host.post(url("options", table.code), {"count_vampire": "1"})
     assert response.status_code == 400
-    wanted = "The Vampire is not used in the house rules."
+    wanted = "The Vampire plays with the official rules only"
     assert any(wanted in a for a in alerts(response)), alerts(response)
     assert table_state(table.table.pk) == before
 

@@ -123,7 +123,7 @@ def test_options_post_with_htmx_returns_the_panel() -> None:
         ({"count_doppelganger": "1"}, "The Doppelganger is not used in the house rules."),
         # The Vampire is a card of the official ruleset now (docs/rules.md 8b).
         ({"count_ghost": "3"}, "'ghost' is not a role of this game."),
-        ({"count_vampire": "1"}, "The Vampire is not used in the house rules."),
+        ({"count_vampire": "1"}, "The Vampire plays with the official rules only"),
         ({"day_minutes": ""}, "Please give the day length in minutes."),
         ({"day_minutes": "0"}, "The day length must be a whole number of minutes from 1 to 1440."),
         ({"day_minutes": "abc"}, "The day length must be a whole number of minutes."),

@@ -1,7 +1,7 @@
 """The rulebooks' suggested sets in the lobby (games/families/onenight/suggested.py; docs/rules.md
 8a and 8b "Suggested sets"; issue 42): an official table's host fills the deck with one tap
 (`set=<key>`); a set that does not fit the table says why; a forged or unfitting key is refused
-with nothing stored; the house tables offer none."""
+with nothing stored; the house tables offer Daybreak's set, not Vampire's (8a.8)."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def test_picking_a_set_stores_its_deck_and_the_game_starts_with_it() -> None:
         ("official", 3, "x" * 5000, "is not one of the suggested sets."),
         ("official", 3, "vampire_first_game", "Vampire: first game is for 4 players"),
         ("official", 4, "daybreak_first_game", "Daybreak: first game is for 3 players"),
-        ("house", 3, "daybreak_first_game", "for tables with the official rules"),
+        ("house", 4, "vampire_first_game", "Vampire: first game is for tables with the official"),
     ],
 )
 def test_a_forged_or_unfitting_set_is_refused_with_nothing_stored(
@@ -73,12 +73,22 @@ def test_a_forged_or_unfitting_set_is_refused_with_nothing_stored(
     assert table.refresh().options["deck"] == ["villager"]
 
 
-def test_the_house_lobby_offers_none() -> None:
+def test_the_house_lobby_offers_daybreak_s_set_and_its_cards() -> None:
+    """8a.8: a house host may add Daybreak's cards (the picker lists them, the Prince too) and
+    the Daybreak set; Vampire's cards and set stay with the official rules."""
     table = create_lobby(list(NAMES[:3]))
-    response = client_for(table, NAMES[0]).get(url("table", table.code))
-    assert 'name="set"' not in raw(response)
-    assert "suggested sets" not in visible(response)
-    assert str(DAYBREAK.title) not in visible(response)
+    host = client_for(table, NAMES[0])
+    response = host.get(url("table", table.code))
+    assert 'name="set" value="daybreak_first_game"' in raw(response)
+    assert str(VAMPIRE.title) not in visible(response)
+    assert 'name="count_sentinel"' in raw(response) and 'name="count_prince"' in raw(response)
+    assert 'name="count_vampire"' not in raw(response)
+    assert 'name="count_doppelganger"' not in raw(response)
+    answer = host.post(url("options", table.code), {"set": DAYBREAK.key})
+    assert answer.status_code == 302, alerts(answer)
+    assert Counter(table.refresh().options["deck"]) == Counter(r.value for r in DAYBREAK.cards)
+    assert host.post(url("start", table.code)).status_code == 302
+    assert table.refresh().state is not None
 
 
 def test_only_the_host_picks_a_set() -> None:

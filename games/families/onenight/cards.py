@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from .engine import Role, Ruleset
+from .engine import EXPANSION_ROLES, VAMPIRE_ROLES, Role, Ruleset
 from .engine.roles import ROLES, own_step
 from .online import online_limits
 from .options import RULES_PHRASE
@@ -55,6 +55,21 @@ _SECTIONS: dict[Ruleset, str] = {
 }
 
 
+def _sections(ruleset: Ruleset, role: Role) -> str:
+    """Where a card's rules come from: the ruleset's document for the base cards, the
+    expansion's rulebook for the others (docs/rules.md 8a and 8b cite them part by part)."""
+    if role is Role.PRINCE:
+        # Translators: where the Prince's rules come from (a One Night expansion's name).
+        return _("rules/002 s7; the Bonus Pack")
+    if role in VAMPIRE_ROLES:
+        # Translators: the rulebook of One Night Ultimate Vampire.
+        return _("the Vampire rulebook")
+    if role in EXPANSION_ROLES:
+        # Translators: the rulebook of One Night Ultimate Werewolf: Daybreak.
+        return _("the Daybreak rulebook")
+    return _SECTIONS[ruleset]
+
+
 def _wakes(ruleset: Ruleset, role: Role) -> str:
     """When the role wakes: its wake step's line, or that it does not wake."""
     step = own_step(ruleset, role)
@@ -77,7 +92,7 @@ def role_cards(ruleset: Ruleset) -> tuple[RoleCard, ...]:
             wakes=_wakes(ruleset, role),
             wins=_(ROLES[role].wins[ruleset]),
             limit=limit,
-            sections=_SECTIONS[ruleset],
+            sections=_sections(ruleset, role),
         )
         for role, limit in limits.items()
     )

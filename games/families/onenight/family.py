@@ -162,7 +162,7 @@ class OneNight(Family):
         """The fake-quote patterns of every ruleset in the active language (quoting.py): read
         from the derived cache, or built and kept there, before any day's first chat line."""
         for ruleset in Ruleset:
-            for expansions in (False, True) if ruleset is not Ruleset.HOUSE else (False,):
+            for expansions in (False, True):
                 fake_patterns(ruleset, get_language(), expansions)
 
     def chat_problem(self, table: TableInfo, seat: SeatInfo, channel: str, text: str) -> str | None:

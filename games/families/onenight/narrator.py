@@ -381,8 +381,6 @@ def reveal_sheet(
     if the sheet is incomplete or impossible."""
     players = tuple(players)
     artifacts = {p: a for p, a in (artifacts or {}).items() if p in players}
-    if (artifacts or investigator) and ruleset is not Ruleset.OFFICIAL:
-        raise RuleError(_("Artifacts and the Paranormal Investigator are for the official rules."))
     if (marks is not None or copycat is not None) and ruleset is not Ruleset.OFFICIAL:
         raise RuleError(_("Marks and the Copycat are for the official rules."))
     for artifact, count in Counter(artifacts.values()).items():

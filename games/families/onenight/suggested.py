@@ -3,7 +3,8 @@
 Data only, in one place: each set's cards, the table sizes it is meant for and where the
 rulebook gives it (docs/rules.md 8a "Suggested sets", 8b "Suggested sets"). Only sets the
 sources give are here; the host picks one with one tap (`set=<key>`, options.parse) and it
-fills the deck counters. The house tables deal no expansion card (8a.8), so they offer none.
+fills the deck counters. A house table offers the sets whose every card it may deal (Daybreak's,
+not Vampire's: docs/rules.md 8a.8).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games.tables.family import FamilyError
 
-from .engine import Role, RuleError, Ruleset, validate_deck
+from .engine import Role, RuleError, Ruleset, role_limits, validate_deck
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -78,8 +79,10 @@ BY_KEY = {s.key: s for s in SETS}
 
 
 def offered(ruleset: str) -> tuple[SuggestedSet, ...]:
-    """The sets a lobby lists: the official tables only (house tables deal no expansion card)."""
-    return SETS if ruleset == Ruleset.OFFICIAL.value else ()
+    """The sets a lobby of this ruleset lists: those whose every card it may deal (a house
+    table deals Daybreak's cards, not Vampire's: docs/rules.md 8a.8)."""
+    limits = role_limits(Ruleset(ruleset))
+    return tuple(s for s in SETS if all(card in limits for card in s.cards))
 
 
 def sizes(suggested: SuggestedSet) -> str:
@@ -100,8 +103,10 @@ def pick(ruleset: str, key: str, players: int) -> list[str]:
     """The deck of the set `key` for a table of `players`, or FamilyError (nothing stored)."""
     suggested = BY_KEY.get(key) if key in {s.key for s in offered(ruleset)} else None
     if suggested is None:
-        if ruleset != Ruleset.OFFICIAL.value:
-            raise FamilyError(_("The suggested sets are for tables with the official rules."))
+        if key in BY_KEY:
+            raise FamilyError(
+                _("%(set)s is for tables with the official rules.") % {"set": BY_KEY[key].title}
+            )
         raise FamilyError(_("%(key)s is not one of the suggested sets.") % {"key": repr(key[:40])})
     if not suggested.fits(players):
         raise FamilyError(does_not_fit(suggested, players))

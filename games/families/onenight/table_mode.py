@@ -130,6 +130,12 @@ class OneNightNarrator:
             "players": _last(fields, "players"),
             "day_minutes": _last(fields, "day_minutes") if "day_minutes" in fields else DAY_MINUTES,
             "rows": {r.value: deck_rows(r, counts) for r in Ruleset},
+            # The Doppelganger and Vampire's cards (docs/rules.md 8a.8): marked on the picker.
+            "official_only": [
+                r.value
+                for r in online_limits(Ruleset.OFFICIAL)
+                if r not in online_limits(Ruleset.HOUSE)
+            ],
             "error": "",
         }
         if not _last(fields, "go"):

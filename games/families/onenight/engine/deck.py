@@ -17,7 +17,7 @@ from games.words import _, ngettext
 
 from .artifacts import ARTIFACT_PILE, Artifact
 from .errors import InvalidDeckError, InvalidPlayersError, shown
-from .roles import CENTRE_POSITIONS, CENTRE_WOLF, Role, Ruleset, role_limits
+from .roles import CENTRE_POSITIONS, CENTRE_WOLF, EXPANSION_ROLES, Role, Ruleset, role_limits
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 13
@@ -88,8 +88,12 @@ def validate_players(players: Sequence[str], *, strict: bool = True) -> tuple[st
 
 
 def max_players(ruleset: Ruleset) -> int:
-    """The largest table the ruleset's card limits allow (house: 15 cards, so 12 players)."""
-    return min(MAX_PLAYERS, sum(role_limits(ruleset).values()) - CENTRE_SIZE)
+    """The largest table the ruleset's base cards allow (house: 15 cards, so 12 players;
+    official: 16 with the Doppelganger, and 13 is the most). The expansions' cards do not
+    raise it: a house table stays the group's base game, which they only vary (docs/rules.md
+    8a.8)."""
+    base = sum(n for role, n in role_limits(ruleset).items() if role not in EXPANSION_ROLES)
+    return min(MAX_PLAYERS, base - CENTRE_SIZE)
 
 
 def parse_role(name: object) -> Role:
@@ -104,6 +108,12 @@ def parse_role(name: object) -> Role:
 
 def not_in_rules(role: Role, ruleset: Ruleset) -> str:
     """Why a deck may not hold `role` ("The Doppelganger is not used in the house rules.")."""
+    if ruleset is Ruleset.HOUSE and role in EXPANSION_ROLES:
+        # Translators: %(role)s is a card's name (the Copycat, a Vampire card).
+        return _(
+            "The %(role)s plays with the official rules only: Vampire's cards change how the"
+            " game is won, and the house rules keep their own."
+        ) % {"role": role.title}
     if ruleset is Ruleset.HOUSE:
         # Translators: %(role)s is a card's name.
         return _("The %(role)s is not used in the house rules.") % {"role": role.title}

@@ -72,14 +72,35 @@ def _werewolf_told(deal: Deal, player: str) -> list[str]:
     Daybreak's wolves are fellow werewolves too (the dream wolf shows its thumb)."""
     partners = [p for p in deal.players if p != player and is_werewolf(deal.cards[p])]
     if partners and not is_lone_werewolf(deal, player):
-        body = [
-            _(
-                "Your fellow werewolf is %(names)s. The two of you know each other;"
-                " nobody else does."
+        # Daybreak's dream wolf shows its thumb but does not wake: it does not know the others.
+        awake = [p for p in partners if deal.cards[p] is not Role.DREAM_WOLF]
+        dreaming = [p for p in partners if deal.cards[p] is Role.DREAM_WOLF]
+        body = []
+        if len(awake) == 1:
+            body.append(
+                _(
+                    "Your fellow werewolf is %(names)s. The two of you know each other;"
+                    " nobody else does."
+                )
+                % {"names": awake[0]}
             )
-            % {"names": listing(partners)},
-            _(WEREWOLF_GOAL),
-        ]
+        elif awake:
+            body.append(
+                _(
+                    "Your fellow werewolves are %(names)s. You all know each other;"
+                    " nobody else does."
+                )
+                % {"names": listing(awake)}
+            )
+        if dreaming:
+            body.append(
+                _(
+                    "%(name)s is a werewolf too, the Dream Wolf: asleep all night, they do not"
+                    " know who you are."
+                )
+                % {"name": dreaming[0]}
+            )
+        body.append(_(WEREWOLF_GOAL))
     elif deal.cards[player] is not Role.WEREWOLF:
         # Daybreak: only the plain werewolf card looks at the centre when alone.
         body = [_("You are the only werewolf among the players tonight."), _(WEREWOLF_GOAL)]

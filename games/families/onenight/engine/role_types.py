@@ -58,7 +58,7 @@ class Role(StrEnum):
     HUNTER = "hunter"
     VILLAGER = "villager"
     TANNER = "tanner"
-    # One Night's Daybreak (the official ruleset only; docs/rules.md, Daybreak).
+    # One Night's Daybreak (both rulesets, the house one when the host adds them; docs/rules.md 8a).
     SENTINEL = "sentinel"
     ALPHA_WOLF = "alpha_wolf"
     MYSTIC_WOLF = "mystic_wolf"

@@ -460,7 +460,21 @@ _TOLD_AT_DEAL = N_("Told with the role message (step 0).")
 
 # rules/000 s8: "0 (in role PM) - Werewolves, Minion, Masons", then 1 seer, 2 robber,
 # 3 troublemaker, 4 drunk and insomniac ("technically insomniac happens after drunk").
+# Daybreak's cards, when the host adds them (docs/rules.md 8a.8), take their places as in the
+# official combined order (8a.2), numbered after the house steps they follow: the sentinel
+# first of all, 0b alpha wolf and 0c mystic wolf after step 0, 1b apprentice seer
+# and 1c paranormal investigator after the seer, 2b witch after the robber, 3b village idiot
+# after the troublemaker, 5 revealer and 6 curator after the insomniac. Their werewolves and the
+# minion learn each other with the role message at step 0, as the base cards do; at a table the
+# alpha and mystic wolves act after the masons rather than before the minion as in the official
+# order, which changes nothing (nobody at step 0 looks at a card the alpha wolf moves).
 HOUSE_NIGHT: tuple[WakeStep, ...] = (
+    WakeStep(
+        "0",
+        Role.SENTINEL,
+        "sentinel",
+        N_("First of all, before the werewolves' step (a shield is on before anyone acts)."),
+    ),
     WakeStep(
         "0",
         Role.WEREWOLF,
@@ -469,11 +483,21 @@ HOUSE_NIGHT: tuple[WakeStep, ...] = (
     ),
     WakeStep("0", Role.MINION, "minion", _TOLD_AT_DEAL),
     WakeStep("0", Role.MASON, "masons", _TOLD_AT_DEAL),
+    WakeStep("0b", Role.ALPHA_WOLF, "alpha", N_("After step 0 (0b).")),
+    WakeStep("0c", Role.MYSTIC_WOLF, "mystic", N_("After the alpha wolf (0c).")),
     WakeStep("1", Role.SEER, "seer", N_("Step 1.")),
+    WakeStep("1b", Role.APPRENTICE_SEER, "apprentice", N_("After the seer (1b).")),
+    WakeStep(
+        "1c", Role.PARANORMAL_INVESTIGATOR, "investigator", N_("After the apprentice seer (1c).")
+    ),
     WakeStep("2", Role.ROBBER, "robber", N_("Step 2.")),
+    WakeStep("2b", Role.WITCH, "witch", N_("After the robber (2b).")),
     WakeStep("3", Role.TROUBLEMAKER, "troublemaker", N_("Step 3.")),
+    WakeStep("3b", Role.VILLAGE_IDIOT, "idiot", N_("After the troublemaker (3b).")),
     WakeStep("4", Role.DRUNK, "drunk", N_("Step 4, before the insomniac.")),
-    WakeStep("4", Role.INSOMNIAC, "insomniac", N_("Step 4, last of all.")),
+    WakeStep("4", Role.INSOMNIAC, "insomniac", N_("Step 4, last of the base cards.")),
+    WakeStep("5", Role.REVEALER, "revealer", N_("After the insomniac (5).")),
+    WakeStep("6", Role.CURATOR, "curator", N_("Last of all (6).")),
 )
 
 # rules/002 s5: 1 Doppelganger (a copied seer, robber, troublemaker or drunk acts at once; a
@@ -568,7 +592,8 @@ def team_of(card: Role, copied: Role | None) -> Team:
     return ROLES[card].team
 
 
-# The expansions' roles (official ruleset only): Daybreak's eleven and the Bonus Pack's Prince.
+# The expansions' roles: Daybreak's eleven and the Bonus Pack's Prince (both rulesets, docs/rules.md
+# 8a.8) and Vampire's (official only).
 DAYBREAK_ROLES: frozenset[Role] = frozenset(
     {
         Role.SENTINEL,

@@ -1,5 +1,6 @@
-"""The catalogue's records for One Night's Daybreak and the Bonus Pack's Prince (official ruleset
-only; docs/rules.md 8a): registered into `roles.ROLES` with the base game's records."""
+"""The catalogue's records for One Night's Daybreak and the Bonus Pack's Prince (docs/rules.md
+8a; in the house rules too when the host adds them, 8a.8): registered into `roles.ROLES` with
+the base game's records."""
 
 from __future__ import annotations
 
@@ -22,7 +23,12 @@ from .role_types import (
     RoleRecord,
     Ruleset,
     Team,
+    both,
 )
+
+# One card each, in both rulesets: the house tables deal them only when the host adds them
+# (docs/rules.md 8a.8).
+_ONE = {Ruleset.HOUSE: 1, Ruleset.OFFICIAL: 1}
 
 DAYBREAK_RECORDS: tuple[RoleRecord, ...] = (
     RoleRecord(
@@ -30,12 +36,12 @@ DAYBREAK_RECORDS: tuple[RoleRecord, ...] = (
         N_("Sentinel"),
         Team.TOWN,
         "Daybreak: Sentinel",
-        limits={Ruleset.OFFICIAL: 1},
+        limits=_ONE,
         does=N_(
             "Wakes before everyone and may put a shield on another player's card: nobody may"
             " look at that card or move it for the rest of the night, not even its holder."
         ),
-        wins={Ruleset.OFFICIAL: TOWN_WINS},
+        wins=both(TOWN_WINS),
         message=(
             N_(
                 "Tonight, before anyone else wakes, you may put a shield on another player's"
@@ -62,12 +68,12 @@ DAYBREAK_RECORDS: tuple[RoleRecord, ...] = (
         N_("Alpha Wolf"),
         Team.WEREWOLF,
         "Daybreak: Alpha Wolf",
-        limits={Ruleset.OFFICIAL: 1},
+        limits=_ONE,
         does=N_(
             "Wakes with the werewolves, then again alone: swaps the centre werewolf card with"
             " the card of another player who is not a werewolf, making them one."
         ),
-        wins={Ruleset.OFFICIAL: N_("With the werewolves.")},
+        wins=both(N_("With the werewolves.")),
         told="alpha_wolf",
         action=ActionRule(
             Role.ALPHA_WOLF,
@@ -107,11 +113,11 @@ DAYBREAK_RECORDS: tuple[RoleRecord, ...] = (
         N_("Mystic Wolf"),
         Team.WEREWOLF,
         "Daybreak: Mystic Wolf",
-        limits={Ruleset.OFFICIAL: 1},
+        limits=_ONE,
         does=N_(
             "Wakes with the werewolves, then again alone and may look at another player's card."
         ),
-        wins={Ruleset.OFFICIAL: N_("With the werewolves.")},
+        wins=both(N_("With the werewolves.")),
         told="mystic_wolf",
         action=ActionRule(
             Role.MYSTIC_WOLF,
@@ -143,12 +149,12 @@ DAYBREAK_RECORDS: tuple[RoleRecord, ...] = (
         N_("Dream Wolf"),
         Team.WEREWOLF,
         "Daybreak: Dream Wolf",
-        limits={Ruleset.OFFICIAL: 1},
+        limits=_ONE,
         does=N_(
             "A werewolf who sleeps through the night: the other werewolves and the minion see"
             " who it is, but it does not learn who they are."
         ),
-        wins={Ruleset.OFFICIAL: N_("With the werewolves.")},
+        wins=both(N_("With the werewolves.")),
         message=(
             N_(
                 "You are a werewolf, but you dream through the night: you do not wake with the"
@@ -163,9 +169,9 @@ DAYBREAK_RECORDS: tuple[RoleRecord, ...] = (
         N_("Apprentice Seer"),
         Team.TOWN,
         "Daybreak: Apprentice Seer",
-        limits={Ruleset.OFFICIAL: 1},
+        limits=_ONE,
         does=N_("May look at one of the three centre cards."),
-        wins={Ruleset.OFFICIAL: TOWN_WINS},
+        wins=both(TOWN_WINS),
         message=(N_("Tonight you may look at one of the three centre cards."), TOWN_GOAL),
         action=ActionRule(
             Role.APPRENTICE_SEER,
@@ -186,17 +192,17 @@ DAYBREAK_RECORDS: tuple[RoleRecord, ...] = (
         N_("Paranormal Investigator"),
         Team.TOWN,
         "Daybreak: Paranormal Investigator",
-        limits={Ruleset.OFFICIAL: 1},
+        limits=_ONE,
         does=N_(
             "May look at up to two other players' cards, one after the other. On seeing a"
             " werewolf or the tanner they stop and become one: their card plays as it at dawn."
         ),
-        wins={
-            Ruleset.OFFICIAL: N_(
+        wins=both(
+            N_(
                 "With the town, unless they saw a werewolf (then with the werewolves) or the"
                 " tanner (then only if they die)."
             )
-        },
+        ),
         message=(
             N_(
                 "Tonight you may look at up to two other players' cards, one after the other. If"
@@ -227,12 +233,12 @@ DAYBREAK_RECORDS: tuple[RoleRecord, ...] = (
         N_("Witch"),
         Team.TOWN,
         "Daybreak: Witch",
-        limits={Ruleset.OFFICIAL: 1},
+        limits=_ONE,
         does=N_(
             "May look at one centre card; having looked, must swap it with any player's card,"
             " their own included."
         ),
-        wins={Ruleset.OFFICIAL: TOWN_WINS},
+        wins=both(TOWN_WINS),
         message=(
             N_(
                 "Tonight you may look at one centre card. If you do, you must swap it with a"
@@ -266,12 +272,12 @@ DAYBREAK_RECORDS: tuple[RoleRecord, ...] = (
         N_("Village Idiot"),
         Team.TOWN,
         "Daybreak: Village Idiot",
-        limits={Ruleset.OFFICIAL: 1},
+        limits=_ONE,
         does=N_(
             "May pass every other player's card one seat to the left or to the right, without"
             " looking; their own card and shielded cards stay where they are."
         ),
-        wins={Ruleset.OFFICIAL: TOWN_WINS},
+        wins=both(TOWN_WINS),
         message=(
             N_(
                 "Tonight you may move every other player's card one seat to the left or to the"
@@ -302,12 +308,12 @@ DAYBREAK_RECORDS: tuple[RoleRecord, ...] = (
         N_("Revealer"),
         Team.TOWN,
         "Daybreak: Revealer",
-        limits={Ruleset.OFFICIAL: 1},
+        limits=_ONE,
         does=N_(
             "May turn another player's card face up for the day; a werewolf or the tanner is"
             " turned face down again, seen by the revealer alone."
         ),
-        wins={Ruleset.OFFICIAL: TOWN_WINS},
+        wins=both(TOWN_WINS),
         message=(
             N_(
                 "Near the end of the night you may turn another player's card face up, for"
@@ -347,12 +353,12 @@ DAYBREAK_RECORDS: tuple[RoleRecord, ...] = (
         N_("Curator"),
         Team.TOWN,
         "Daybreak: Curator",
-        limits={Ruleset.OFFICIAL: 1},
+        limits=_ONE,
         does=N_(
             "Wakes last and may put an artifact, face down and unseen, on any player's card"
             " (their own too); its holder looks at it at dawn."
         ),
-        wins={Ruleset.OFFICIAL: TOWN_WINS},
+        wins=both(TOWN_WINS),
         message=(
             N_(
                 "At the end of the night you may put an artifact, face down, on any player's"
@@ -389,12 +395,12 @@ DAYBREAK_RECORDS: tuple[RoleRecord, ...] = (
         N_("Bodyguard"),
         Team.TOWN,
         "Daybreak: Bodyguard (the vote: voting.tally_votes)",
-        limits={Ruleset.OFFICIAL: 1},
+        limits=_ONE,
         does=N_(
             "Nothing at night. The player the bodyguard votes for cannot be killed; if they"
             " had the most votes, the next most voted die instead (with two votes or more)."
         ),
-        wins={Ruleset.OFFICIAL: TOWN_WINS},
+        wins=both(TOWN_WINS),
         message=(
             N_(
                 "The player you vote for tomorrow cannot be killed. If they get the most votes,"
@@ -408,12 +414,12 @@ DAYBREAK_RECORDS: tuple[RoleRecord, ...] = (
         N_("Prince"),
         Team.TOWN,
         "002 s7; Bonus Pack: Prince (the vote: voting.tally_votes)",
-        limits={Ruleset.OFFICIAL: 1},
+        limits=_ONE,
         does=N_(
             "Nothing at night. The prince cannot be killed: with the most votes, the next most"
             " voted die instead (with two votes or more)."
         ),
-        wins={Ruleset.OFFICIAL: TOWN_WINS},
+        wins=both(TOWN_WINS),
         message=(
             N_(
                 "You cannot be killed tomorrow. If you get the most votes, the players with the"

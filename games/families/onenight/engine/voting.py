@@ -87,9 +87,13 @@ class VoteResult:
     epic: bool = False
 
 
-def _tanner_cannot_break_tie(night: NightResult, votes: Mapping[str, str | None]) -> bool:
+def _tanner_cannot_break_tie(
+    night: NightResult, votes: Mapping[str, str | None], safe: set[str]
+) -> bool:
     """House rule of rules/000 s6c: no werewolf at dawn and, without the Tanner's vote, nobody
-    has more than one vote. Then the Tanner's vote does not make a death."""
+    who can be killed has more than one vote. Then the Tanner's vote does not make a death.
+    (`safe`: Daybreak's Prince and the Bodyguard's choice, passed over by the count; docs/
+    rules.md 8a.8.)"""
     if night.deal.ruleset is not Ruleset.HOUSE:
         return False
     players = night.deal.players
@@ -98,7 +102,9 @@ def _tanner_cannot_break_tie(night: NightResult, votes: Mapping[str, str | None]
     tanners = {p for p in players if night.plays_as(p) is Role.TANNER}
     if not tanners:
         return False
-    without = Counter(c for v, c in votes.items() if c is not None and v not in tanners)
+    without = Counter(
+        c for v, c in votes.items() if c is not None and v not in tanners and c not in safe
+    )
     return max(without.values(), default=0) <= 1
 
 
@@ -156,7 +162,7 @@ def tally_votes(night: NightResult, votes: Mapping[str, str | None]) -> VoteResu
                 "The most voted cannot be killed and nobody else had more than one vote,"
                 " so nobody was lynched."
             )
-    elif _tanner_cannot_break_tie(night, checked):
+    elif _tanner_cannot_break_tie(night, checked, safe):
         lynched = ()
         reason = _(
             "No werewolf was at the table and only the Tanner's vote broke the tie,"
