@@ -30,10 +30,16 @@ deal every expansion card to a player, the Alpha Wolf's centre werewolf card inc
 (`Plan.stored`); their seats pick random legal choices of the night form their page shows (the
 Copycat's centre card, the Count's two selects, the Gremlin's word, the Marksman's "-": docs/
 rules.md 8b.7), and every seat may read what lies on the table by day (the cards turned face up:
-docs/rules.md 8a.9) and its own marks in its night report.
+docs/rules.md 8a.9) and its own marks in its night report. One of them deals the Sentinel and
+the Doppelganger with no Vampire card (`held_copy`): the Doppelganger does not copy last (a copy
+sent last is shown at once), and while its copy is held (docs/rules.md 8a.10 #5) nothing it
+receives may name the copied card (`HeldCopy`: the role-word scan (b) knows only the base
+cards' words); it learns the card when the last other action lets the copy go, unless a shield
+stopped it.
 
-Two mutants (a role message carrying a neighbour's card, a pushed panel carrying one in an HTML
-comment and a CSS class) check that the audit does catch leaks in pages and in frames.
+Three mutants (a role message carrying a neighbour's card, a pushed panel carrying one in an HTML
+comment and a CSS class, a page that forgets the hold) check that the audit does catch leaks in
+pages, in frames and in a held copy.
 
 Figures are gathered in AUDIT, written to test-artifacts/security/leak_audit.json and printed by
 the last test of the module.
@@ -66,6 +72,7 @@ from games.families.onenight import panels
 from games.families.onenight.engine import (
     CENTRE_POSITIONS,
     EXPANSION_ROLES,
+    VAMPIRE_ROLES,
     ActionRule,
     Deal,
     NightResult,
@@ -75,6 +82,7 @@ from games.families.onenight.engine import (
     Ruleset,
     action_rule,
     copied_action_rule,
+    has_marks,
     max_players,
     validate_action,
     validate_deck,
@@ -83,6 +91,7 @@ from games.families.onenight.engine import role_limits as all_role_limits
 from games.families.onenight.engine.actions import copycat_action_rule
 from games.families.onenight.engine.messages import RoleMessage, night_report, role_message
 from games.families.onenight.engine.night import ACTS_AT_ONCE
+from games.families.onenight.hold import HELD_MESSAGE, copy_held, copy_shielded
 from games.families.onenight.online import NOT_YET_ONLINE, online_limits
 from games.families.onenight.options import RULES_PHRASE
 from games.families.onenight.play import OneNightState, named_targets
@@ -144,6 +153,9 @@ COVERAGE: dict[str, dict[str, set[str]]] = {
     kind: {"dealt": set(), "centre": set()} for kind in (*(r.value for r in Ruleset), "daybreak")
 }
 ACTION_KINDS: Counter[str] = Counter()
+# docs/rules.md 8a.10 #5: how each Doppelganger copy held until every other action was in
+# ended (shown, with the copied card, or stopped by a shield).
+HELD_COPIES: Counter[str] = Counter()
 
 
 # --- Plans ------------------------------------------------------------------------------------
@@ -272,6 +284,8 @@ DAYBREAK_MUSTS: tuple[tuple[Role, ...], ...] = (
     (Role.SENTINEL, Role.REVEALER, Role.CURATOR, Role.ALPHA_WOLF),
     (Role.WITCH, Role.PARANORMAL_INVESTIGATOR, Role.MYSTIC_WOLF, Role.DREAM_WOLF),
     (Role.VILLAGE_IDIOT, Role.APPRENTICE_SEER, Role.BODYGUARD, Role.PRINCE),
+    # The Sentinel and the Doppelganger with no Vampire card: the Doppelganger's copy is held
+    # until every other action is in (docs/rules.md 8a.10 #5, `held_copy`).
     (Role.ALPHA_WOLF, Role.WITCH, Role.CURATOR, Role.SENTINEL, Role.DOPPELGANGER),
     (Role.REVEALER, Role.PARANORMAL_INVESTIGATOR, Role.MYSTIC_WOLF, Role.VILLAGE_IDIOT),
     (Role.DREAM_WOLF, Role.REVEALER, Role.CURATOR, Role.ALPHA_WOLF, Role.DOPPELGANGER),
@@ -284,10 +298,17 @@ DAYBREAK_MUSTS: tuple[tuple[Role, ...], ...] = (
 )
 
 
+def held_copy(cards: tuple[Role, ...]) -> bool:
+    """A deck whose Doppelganger's copy waits for every other action (docs/rules.md 8a.10 #5;
+    hold.py `copy_waits`): the Sentinel and the Doppelganger, and no Vampire card."""
+    return Role.SENTINEL in cards and Role.DOPPELGANGER in cards and not has_marks(cards)
+
+
 def make_daybreak_plans(first: int) -> list[Plan]:
     """A Daybreak deck per entry of DAYBREAK_MUSTS: its roles at seats, the rest of the deck
     drawn from every official card; with the Alpha Wolf a werewolf card more, at the centre
-    werewolf place (the last of `Plan.cards`)."""
+    werewolf place (the last of `Plan.cards`). A deck planned with the Sentinel and the
+    Doppelganger and no Vampire card (`held_copy`) draws no Vampire card either."""
     rng = random.Random(SEED + 1)
     # The cards played online (online.py): every official card, Vampire's too (8b.7).
     limits = online_limits(Ruleset.OFFICIAL)
@@ -295,6 +316,7 @@ def make_daybreak_plans(first: int) -> list[Plan]:
     for j, must in enumerate(DAYBREAK_MUSTS):
         size = max(len(must), 4 + j % 3)
         alpha = Role.ALPHA_WOLF in must
+        held = held_copy(must)
         for _ in range(500):
             pool = Counter(limits)
             pool.subtract(must)
@@ -305,6 +327,11 @@ def make_daybreak_plans(first: int) -> list[Plan]:
             rest = [r for r, k in pool.items() for _ in range(k)]
             rng.shuffle(rest)
             fill = rest[: size + 3 - len(must)]
+            if held:
+                # Each Vampire card drawn gives way to the next other card of the shuffle (no
+                # Mason: its count is kept), so the plans after this one draw as before.
+                spare = [r for r in rest[len(fill) :] if r not in VAMPIRE_ROLES | {Role.MASON}]
+                fill = [spare.pop(0) if r in VAMPIRE_ROLES else r for r in fill]
             if (list(must) + fill).count(Role.MASON) == 1:
                 continue
             seats = list(must) + fill[: size - len(must)]
@@ -356,6 +383,32 @@ def test_the_plans_cover_every_role_dealt_and_in_the_centre() -> None:
     assert daybreak >= wanted, sorted(r.value for r in wanted - daybreak)
 
 
+@dataclass(frozen=True)
+class HeldCopy:
+    """What would name the card a held copy copied (docs/rules.md 8a.10 #5): the texts of a
+    copy shown, and the card's title or value as a word, unless the seat's own messages name
+    that role anyway (the Doppelganger's names the roles it acts as at once)."""
+
+    texts: tuple[str, ...]
+    word: re.Pattern[str] | None
+
+
+def held_copy_of(run: GameRun, name: str, model: str) -> HeldCopy:
+    """What `name` may not be told while its copy of `model`'s card is held."""
+    deal = run.deal
+    assert deal is not None
+    copied = deal.cards[model]
+    mine = role_message(deal, name)
+    own = " ".join((mine.heading, *mine.paragraphs, action_rule(deal, name).description))
+    spelt = {tuple(re.split(r"[\s_]+", w.lower())) for w in (copied.title, copied.value)}
+    word = re.compile(
+        "|".join(r"\b" + r"[\s_-]+".join(map(re.escape, w)) + r"s?\b" for w in spelt), re.I
+    )
+    described = norm(copied_action_rule(copied, deal, name).description)
+    texts = ("You copied the card of a",) + ((described,) if described not in norm(own) else ())
+    return HeldCopy(texts, None if word.search(own) else word)
+
+
 @dataclass
 class Capture:
     seat: str
@@ -393,6 +446,8 @@ class GameRun:
     captures: list[Capture] = field(default_factory=list)
     deferred: list[Capture] = field(default_factory=list)
     figures: Counter[str] = field(default_factory=Counter)
+    # docs/rules.md 8a.10 #5: a Doppelganger whose copy is held -> what names the copied card.
+    holding: dict[str, HeldCopy] = field(default_factory=dict)
 
     def form_targets(self, targets: list[str]) -> list[str]:
         """What the night-action form posts for these targets: players by seat id."""
@@ -437,6 +492,8 @@ class GameRun:
         if phase not in PRE_REVEAL:
             return
         capture = Capture(name, phase, kind, where, raw, words)
+        if name in self.holding and phase == NIGHT:
+            self.check_held(capture, self.holding[name])
         self.captures.append(capture)
         if phase == self.phase:
             self.check_roles(capture, frozenset(self.allowed.get(name, set())))
@@ -459,6 +516,18 @@ class GameRun:
             f" {sorted(r.value for r in allowed)}; first: {leaked[0][1]!r}"
         )
 
+    def check_held(self, capture: Capture, held: HeldCopy) -> None:
+        """While a Doppelganger's copy is held, nothing it receives names the copied card: the
+        role-word scan (b) knows the base cards' words only, and a held copy is of any card."""
+        found = [t for t in held.texts if t in capture.words]
+        if held.word is not None:
+            found += [m.group(0) for m in held.word.finditer(capture.text)]
+        self.figures["held_captures_checked"] += 1
+        assert not found, (
+            f"LEAK in game {self.plan.id}: {capture.seat}'s copy is held, yet {capture.kind}"
+            f" {capture.where} names the card it copied: {found}"
+        )
+
     def start_role(self, name: str) -> str:
         return self.deal.cards[name].value if self.deal else "-"
 
@@ -471,7 +540,11 @@ class GameRun:
         *,
         htmx: bool = False,
         expect: int | tuple[int, ...] | None = None,
+        drain: bool = True,
     ) -> HttpResponse:
+        """One request of `player`'s browser, its answer captured; then (unless `drain` is
+        False, when the caller drains after learning what the move told a seat) the frames
+        it pushed to every socket."""
         extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
         client = player.client
 
@@ -499,7 +572,8 @@ class GameRun:
             self.record(player.name, kind, f"{method} {path} -> {response.status_code}", body)
         else:
             self.figures["empty_responses"] += 1
-        await self.drain()
+        if drain:
+            await self.drain()
         return response
 
     def drain_one(self, player: Player) -> int:
@@ -847,14 +921,21 @@ async def _form(run: GameRun, name: str) -> panels.ActionForm | None:
 async def daybreak_night(run: GameRun) -> None:
     """A Daybreak night: every seat picks a random choice of the form its page shows (every
     choice a legal action: the witch's centre card and player, the investigator's looks, the
-    village idiot's direction, the alpha wolf's non-werewolves), the Doppelganger copies first."""
+    village idiot's direction, the alpha wolf's non-werewolves), the Doppelganger copies first.
+    A Doppelganger's copy held until every other action is in (docs/rules.md 8a.10 #5) is
+    known to its seat only once its page shows it, and then its action is sent."""
     plan, rng = run.plan, run.rng
     deal = run.deal
     assert deal is not None
-    action_path = run.path("move", "action")
     order = list(plan.players)
     rng.shuffle(order)
     skip = set(order[: rng.randint(1, max(1, len(order) // 3))]) if plan.night_timeout else set()
+    holds = held_copy(tuple(deal.cards.values()))
+    if holds and deal.cards[order[-1]] is Role.DOPPELGANGER:
+        # A copy sent last is shown at once: the Doppelganger goes first, so the hold is seen.
+        order[0], order[-1] = order[-1], order[0]
+    held: dict[str, str] = {}  # a Doppelganger whose copy is held -> the player it copied
+    released: set[str] = set()  # ... and whose copy every other action has let go
     for name in order:
         if name in skip:
             continue
@@ -869,15 +950,18 @@ async def daybreak_night(run: GameRun) -> None:
             model = ids.get(value, value)
             copied = deal.cards[model]
             ACTION_KINDS[f"{deal.cards[name].value} copies the {copied.value}"] += 1
-            if deal.cards[name] is Role.COPYCAT:
-                copied_rule = copycat_action_rule(deal, name, model)
-            else:
-                copied_rule = copied_action_rule(copied, deal, name)
-            run.learn(
-                name,
-                {copied},
-                [f"You copied the card of a {copied.title}.", copied_rule.description],
+            state = await run.state()
+            waits = (
+                holds
+                and deal.cards[name] is Role.DOPPELGANGER
+                and any(not state.actions.get(p, {}).get("complete") for p in order if p != name)
             )
+            if not waits:
+                # The answer to the copy shows the copied card: known from this post on.
+                _learn_copy(run, name, model)
+            else:
+                # docs/rules.md 8a.10 #5: from the copy on, nothing it gets names the card.
+                run.holding[name] = held_copy_of(run, name, model)
             await run.http(
                 player,
                 "POST",
@@ -886,18 +970,97 @@ async def daybreak_night(run: GameRun) -> None:
                 htmx=htmx,
                 expect=expect,
             )
+            if waits:
+                await _see_held_copy(run, name)
+                held[name] = model
+                continue
             form = await _form(run, name)
         if form is None:
             continue
-        state = await run.state()
-        data = _form_post(rng, form, state, name)
-        rule = action_rule(deal, name)
-        ACTION_KINDS[f"{rule.role.value} {'acts' if 'targets' in data else 'no action'}"] += 1
-        await run.http(player, "POST", action_path, data, htmx=htmx, expect=expect)
+        await _send_form(run, name, form, htmx, expect, held, released)
+    for name, model in held.items():
+        # Every other action is in: the copy was shown (its action is sent now) or stopped.
+        if await run.db_phase() != NIGHT:
+            continue
+        form = await _form(run, name)
+        assert form is not None, (name, model, "a copy shown asks for its action")
+        htmx = plan.htmx or rng.random() < 0.3
+        await _send_form(run, name, form, htmx, (200,) if htmx else (302,), held, released)
     if plan.night_timeout and await run.db_phase() == NIGHT:
         await run.pass_deadline(run.players[order[-1]])
     await run.settle()
     assert await run.db_phase() == DAY
+
+
+def _learn_copy(run: GameRun, name: str, model: str) -> None:
+    """Seat `name` is shown the card it copied and its role's action."""
+    deal = run.deal
+    assert deal is not None
+    copied = deal.cards[model]
+    if deal.cards[name] is Role.COPYCAT:
+        copied_rule = copycat_action_rule(deal, name, model)
+    else:
+        copied_rule = copied_action_rule(copied, deal, name)
+    run.learn(
+        name, {copied}, [f"You copied the card of a {copied.title}.", copied_rule.description]
+    )
+
+
+async def _see_held_copy(run: GameRun, name: str) -> None:
+    """The Doppelganger's page while its copy is held: the copy is made, the card and the copied
+    role unnamed (the role-word scan of every capture checks the rest)."""
+    page = await run.http(run.players[name], "GET", run.path("table"), expect=200)
+    words = plain(page.content.decode())
+    assert norm(str(HELD_MESSAGE)) in words, words
+    assert "You copied the card of a" not in words, words
+    run.figures["held_copy_pages"] += 1
+
+
+async def _send_form(
+    run: GameRun,
+    name: str,
+    form: panels.ActionForm,
+    htmx: bool,
+    expect: tuple[int, ...],
+    held: dict[str, str],
+    released: set[str],
+) -> None:
+    """A random post of `name`'s night form. If it is the last other action a held copy
+    waited for, the copy is let go: its seat learns the card (unless a Sentinel shield stopped
+    the copy, docs/rules.md 8a.3) before the frames the move pushed are read."""
+    deal = run.deal
+    assert deal is not None
+    state = await run.state()
+    data = _form_post(run.rng, form, state, name)
+    rule = action_rule(deal, name)
+    ACTION_KINDS[f"{rule.role.value} {'acts' if 'targets' in data else 'no action'}"] += 1
+    path = run.path("move", "action")
+    player = run.players[name]
+    await run.http(player, "POST", path, data, htmx=htmx, expect=expect, drain=False)
+    state = await run.state()
+    for doppel, model in held.items():
+        if doppel == name or doppel in released:
+            continue
+        others = [p for p in run.plan.players if p != doppel]
+        if not all(state.actions.get(p, {}).get("complete") for p in others):
+            assert copy_held(state, doppel), (run.plan.id, doppel)
+            continue
+        released.add(doppel)
+        run.holding.pop(doppel, None)
+        shielded = any(
+            deal.cards[p] is Role.SENTINEL
+            and state.actions.get(p, {}).get("targets", [])[:1] == [model]
+            for p in others
+        )
+        assert copy_shielded(state, doppel) == (model if shielded else None), run.plan.id
+        if shielded:
+            # The copy failed unseen: the action is complete, its night report says why.
+            assert state.actions[doppel]["complete"], (run.plan.id, doppel)
+            HELD_COPIES["stopped by a shield"] += 1
+        else:
+            _learn_copy(run, doppel, model)
+            HELD_COPIES[f"shown: the {deal.cards[model].value}"] += 1
+    await run.drain()
 
 
 def _form_post(
@@ -1172,6 +1335,17 @@ async def test_the_audit_catches_a_leak_planted_in_websocket_frames(
         await play_one(PLANS[3])
 
 
+async def test_the_audit_catches_a_held_copy_shown_too_soon(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Mutant: the page forgets the hold (docs/rules.md 8a.10 #5) and shows the Doppelganger
+    the card it copied at once, while other actions are still to come. The audit must fail."""
+    monkeypatch.setattr(panels, "copy_held", lambda state, name: False)
+    plan = next(p for p in PLANS if p.daybreak and held_copy(p.cards))
+    with pytest.raises(AssertionError, match="LEAK"):
+        await play_one(plan)
+
+
 # --- Leaks found by hand --------------------------------------------------------------------------
 
 
@@ -1250,6 +1424,9 @@ def _figures() -> dict[str, Any]:
         "roles_in_centre": {k: sorted(v["centre"]) for k, v in COVERAGE.items()},
         "night_actions": dict(sorted(ACTION_KINDS.items())),
         "on_the_table_lines": AUDIT["on_the_table_lines"],
+        "held_copy_pages": AUDIT["held_copy_pages"],
+        "held_copy_captures_checked": AUDIT["held_captures_checked"],
+        "held_copies": dict(sorted(HELD_COPIES.items())),
     }
 
 
@@ -1282,3 +1459,7 @@ def test_audit_totals() -> None:
     assert figures["frames_by_type"].get("hello", 0) > 0
     assert figures["group_messages_checked"] > 0
     assert any(k.startswith("doppelganger copies the") for k in ACTION_KINDS)
+    # docs/rules.md 8a.10 #5: a Doppelganger's page was read while its copy was held, and the
+    # copy was then let go (`held_copy` plans such a deal).
+    assert figures["held_copy_pages"] > 0
+    assert sum(HELD_COPIES.values()) > 0

@@ -11,9 +11,11 @@ import pytest
 from django.utils import timezone
 
 from games.families.onenight.engine import Role
+from games.families.onenight.family import OneNight
 from games.families.onenight.play import OneNightState, copy_held, copy_shielded
 from games.tables import services
 from games.tables.models import Table
+from games.tables.reads import seat_info, table_info
 from games.tables.services.common import ServiceError
 from tests.factories import (
     TestTable,
@@ -164,3 +166,25 @@ def test_copy_held_reads_only_a_doppelganger_copy() -> None:
     state = table.state()
     assert not copy_held(state, "Ann") and copy_shielded(state, "Ann") is None
     assert not copy_held(OneNightState({**state.raw, "phase": "day"}), "Ben")
+
+
+def test_the_action_that_lets_a_copy_go_redraws_the_doppelgangers_page() -> None:
+    """A move that only counts redraws its sender's page alone; the last action a held copy
+    waited for redraws the Doppelganger's too, which now shows the copied card and its form
+    (without it, the page kept saying the copy waits until reloaded)."""
+    table = deal_game("official", **WITH_SENTINEL)
+    _copy(table, "Ann", "Dan")
+    night_action(table, "Ben", ["Cat"])  # shields another card
+    family = OneNight()
+    now = timezone.now()
+
+    def redraw(name: str) -> frozenset[int] | None:
+        row = Table.objects.get(pk=table.table.pk)
+        change = family.move(
+            table_info(row), seat_info(table.seat(name)), "action", {"no_action": ["1"]}, now
+        )
+        return change.redraw
+
+    assert redraw("Cat") == {table.seat("Cat").pk}
+    night_action(table, "Cat", [])
+    assert redraw("Dan") == {table.seat("Dan").pk, table.seat("Ann").pk}

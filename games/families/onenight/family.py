@@ -34,6 +34,7 @@ from . import panels, play
 from .chat import OneNightChat
 from .engine import CENTRE_POSITIONS, EXPANSION_ROLES, Ruleset, max_players
 from .engine.deck import MIN_PLAYERS
+from .hold import let_go
 from .quoting import can_quote, fake_patterns, fakes_one, quotes, word_runs
 from .table_mode import OneNightNarrator
 
@@ -119,9 +120,13 @@ class OneNight(Family):
                 # other night move changes nothing public, so nobody else may see this one
                 # (it would tell the table that the Doppelganger is a player's card).
                 return replace(change, unseen=True, redraw=frozenset({seat.id}))
-        if change.phase == play.OneNightState(table.state).phase:
-            # An action, a "ready" or a vote changes nobody else's view but the count of them.
-            return replace(change, redraw=frozenset({seat.id}))
+        before = play.OneNightState(table.state)
+        if change.phase == before.phase:
+            # An action, a "ready" or a vote changes nobody else's view but the count of them;
+            # but the last action a Doppelganger's held copy waited for shows it its card
+            # (docs/rules.md 8a.10).
+            released = let_go(before, play.OneNightState(change.state))
+            return replace(change, redraw=frozenset({seat.id}) | released)
         return change
 
     def on_deadline(self, table: TableInfo, now: datetime) -> Change:

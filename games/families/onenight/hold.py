@@ -1,8 +1,8 @@
 """docs/rules.md 8a.10: online, a Doppelganger's copy the Sentinel may yet shield is held back
 from the seat's page, letters and moves until every other player's action is in (8a.3: at a
 table the Sentinel wakes first, and a copy of a shielded card fails unseen). One reading for
-every reader: play.py (the moves and the release), forms.py and panels.py (the page),
-chat.py, chat_aims.py and letters.py (the bot)."""
+every reader: play.py (the moves and the release), family.py (the release's redraw), forms.py
+and panels.py (the page), chat.py, chat_aims.py and letters.py (the bot)."""
 
 from __future__ import annotations
 
@@ -77,3 +77,13 @@ def copy_shielded(state: OneNightState, name: str) -> str | None:
         if action["targets"][:1] == [model]:
             return model
     return None
+
+
+def let_go(before: OneNightState, after: OneNightState) -> frozenset[int]:
+    """The seats whose held copy a move let go (docs/rules.md 8a.10): their page must be
+    redrawn, to show the copied card and its role's form, though the night goes on."""
+    return frozenset(
+        i
+        for i, name in after.players
+        if after.phase == "night" and copy_held(before, name) and not copy_held(after, name)
+    )
