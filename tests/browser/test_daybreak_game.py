@@ -1,7 +1,8 @@
 """Whole One Night games with a Daybreak deck, in real browsers (docs/rules.md 8a).
 
-The host opens an official-rules table and picks a deck of Daybreak cards in the lobby; four
-players join on phones. Each game is dealt by a seeded source the test can foresee (the
+The host opens an official-rules table (or a house one, to which the host adds Daybreak's
+cards: docs/rules.md 8a.8) and picks a deck of Daybreak cards in the lobby; four players join
+on phones. Each game is dealt by a seeded source the test can foresee (the
 server's `deals_with_seed`, engine `deal_cards` with the same seed), chosen so that the roles
 with a two-part or token-laying action (Sentinel, Alpha Wolf, Paranormal Investigator, Witch,
 Curator) and the seers are in players' hands; every night action and vote is then a random
@@ -27,6 +28,7 @@ from games.families.onenight.engine import (
     CENTRE_POSITIONS,
     NightResult,
     Role,
+    Ruleset,
     decide_outcome,
     tally_votes,
 )
@@ -52,15 +54,23 @@ DECK = {
     "witch": 1,
     "curator": 1,
 }
-# Per game: the seed of its choices, and the roles that must be in players' hands.
+# Per game: the seed of its choices, the roles that must be in players' hands, the rules.
 GAMES = {
     "shield-alpha-witch-investigator-seer": (
         11,
         {Role.SENTINEL, Role.ALPHA_WOLF, Role.WITCH, Role.PARANORMAL_INVESTIGATOR, Role.SEER},
+        Ruleset.OFFICIAL,
     ),
     "curator-apprentice-witch-shield-alpha": (
         29,
         {Role.CURATOR, Role.APPRENTICE_SEER, Role.WITCH, Role.SENTINEL, Role.ALPHA_WOLF},
+        Ruleset.OFFICIAL,
+    ),
+    # The same cards added to a house table: the house night's order (8a.8), the house vote.
+    "house-curator-investigator-shield-alpha-seer": (
+        41,
+        {Role.CURATOR, Role.PARANORMAL_INVESTIGATOR, Role.SENTINEL, Role.ALPHA_WOLF, Role.SEER},
+        Ruleset.HOUSE,
     ),
 }
 
@@ -109,14 +119,17 @@ def test_a_daybreak_game_played_on_phones(
     new_player_page: NewPlayerPage,
     player_pages: list[PlayerPage],
 ) -> None:
-    choices, wanted = GAMES[game]
-    seed = foreseen_seed(NAMES, DECK, choices, wanted)
+    choices, wanted, ruleset = GAMES[game]
+    seed = foreseen_seed(NAMES, DECK, choices, wanted, ruleset)
     rng = random.Random(choices)
     db = live_server.db
     pages = {name: new_player_page(name, phone=True) for name in NAMES}
 
-    # --- The lobby: an official table, a Daybreak deck, dealt with the foreseen seed -------
-    code, deal = deal_seeded_game(live_server, pages, DECK, seed, "Paranormal Investigator")
+    # --- The lobby: a table of the game's rules, a Daybreak deck, the foreseen seed's deal ----
+    code, deal = deal_seeded_game(
+        live_server, pages, DECK, seed, "Paranormal Investigator", ruleset
+    )
+    assert deal.ruleset is ruleset
 
     # --- The night: each player's own card, then a random choice of their own form -----------
     for name in NAMES:
