@@ -30,7 +30,8 @@ deal every expansion card to a player, the Alpha Wolf's centre werewolf card inc
 (`Plan.stored`); their seats pick random legal choices of the night form their page shows (the
 Copycat's centre card, the Count's two selects, the Gremlin's word, the Marksman's "-": docs/
 rules.md 8b.7), and every seat may read what lies on the table by day (the cards turned face up:
-docs/rules.md 8a.9) and its own marks in its night report. One of them deals the Sentinel and
+docs/rules.md 8a.9) and its own marks in its night report. Two more are house tables with
+Daybreak's cards added (`HOUSE_DAYBREAK_MUSTS`, docs/rules.md 8a.8). One deals the Sentinel and
 the Doppelganger with no Vampire card (`held_copy`): the Doppelganger does not copy last (a copy
 sent last is shown at once), and while its copy is held (docs/rules.md 8a.10 #5) nothing it
 receives may name the copied card (`HeldCopy`: the role-word scan (b) knows only the base
@@ -172,7 +173,7 @@ class Plan:
     day_end: str  # "host", "ready" or "deadline"
     vote_timeout: bool
     htmx: bool
-    daybreak: bool = False  # a Daybreak deck (official): its night forms are read, not built
+    daybreak: bool = False  # a Daybreak deck (official or house): its forms are read, not built
 
     @property
     def id(self) -> str:
@@ -359,7 +360,60 @@ def make_daybreak_plans(first: int) -> list[Plan]:
     return plans
 
 
-PLANS = make_plans() + make_daybreak_plans(GAMES)
+# Daybreak's cards added to a house table (docs/rules.md 8a.8): the house night's order, the
+# step-0 role messages with Daybreak's wolves, the house vote.
+HOUSE_DAYBREAK_MUSTS: tuple[tuple[Role, ...], ...] = (
+    (Role.SENTINEL, Role.ALPHA_WOLF, Role.WITCH, Role.DREAM_WOLF, Role.PARANORMAL_INVESTIGATOR),
+    (Role.CURATOR, Role.REVEALER, Role.MYSTIC_WOLF, Role.VILLAGE_IDIOT, Role.PRINCE),
+)
+
+
+def make_house_daybreak_plans(first: int) -> list[Plan]:
+    """A house deck per entry of HOUSE_DAYBREAK_MUSTS: its roles at seats, the rest drawn from
+    every card a house table may deal (no Doppelganger, no Vampire card), with the Alpha Wolf's
+    centre werewolf card as in `make_daybreak_plans`. Its own chance, so the plans before it
+    draw as they did."""
+    rng = random.Random(SEED + 2)
+    limits = online_limits(Ruleset.HOUSE)
+    plans: list[Plan] = []
+    for j, must in enumerate(HOUSE_DAYBREAK_MUSTS):
+        size = len(must)
+        alpha = Role.ALPHA_WOLF in must
+        pool = Counter(limits)
+        pool.subtract(must)
+        if alpha:
+            pool[Role.WEREWOLF] -= 1
+        else:
+            pool[Role.ALPHA_WOLF] = 0
+        rest = [r for r, k in pool.items() for _ in range(k)]
+        rng.shuffle(rest)
+        fill = rest[:3]
+        seats = list(must)
+        rng.shuffle(seats)
+        cards = (*seats, *fill, *((Role.WEREWOLF,) if alpha else ()))
+        validate_deck(Ruleset.HOUSE, list(cards), size)
+        plans.append(
+            Plan(
+                index=first + j,
+                ruleset=Ruleset.HOUSE,
+                players=tuple(NAMES[:size]),
+                cards=cards,
+                seed=rng.randrange(2**32),
+                night_timeout=j == 1,
+                day_end=("ready", "host")[j],
+                vote_timeout=False,
+                htmx=j == 0,
+                daybreak=True,
+            )
+        )
+    return plans
+
+
+PLANS = (
+    make_plans()
+    + make_daybreak_plans(GAMES)
+    + make_house_daybreak_plans(GAMES + len(DAYBREAK_MUSTS))
+)
 
 
 def test_the_plans_cover_every_role_dealt_and_in_the_centre() -> None:
@@ -1285,6 +1339,8 @@ async def test_a_complete_game_leaks_nothing(
     run = await play_one(plan, group_messages)
     AUDIT["games"] += 1
     AUDIT[f"games_{'daybreak' if plan.daybreak else plan.ruleset.value}"] += 1
+    if plan.daybreak and plan.ruleset is Ruleset.HOUSE:
+        AUDIT["games_house_daybreak"] += 1
     AUDIT["seats"] += len(plan.players)
     AUDIT.update(run.figures)
 
@@ -1427,6 +1483,7 @@ def _figures() -> dict[str, Any]:
         "held_copy_pages": AUDIT["held_copy_pages"],
         "held_copy_captures_checked": AUDIT["held_captures_checked"],
         "held_copies": dict(sorted(HELD_COPIES.items())),
+        "house_tables_with_daybreak_cards": AUDIT["games_house_daybreak"],
     }
 
 
@@ -1463,3 +1520,5 @@ def test_audit_totals() -> None:
     # copy was then let go (`held_copy` plans such a deal).
     assert figures["held_copy_pages"] > 0
     assert sum(HELD_COPIES.values()) > 0
+    # docs/rules.md 8a.8: Daybreak's cards at house tables.
+    assert figures["house_tables_with_daybreak_cards"] == len(HOUSE_DAYBREAK_MUSTS)
