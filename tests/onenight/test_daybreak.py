@@ -267,6 +267,27 @@ def test_prince_cannot_be_killed() -> None:
 # --- The Doppelganger and the wake order ---------------------------------------------------
 
 
+def test_a_doppelganger_alpha_wolf_swaps_at_once_before_the_alpha_wolf() -> None:
+    """[DR] "Doppelgänger and Daybreak": the Doppelganger-Alpha Wolf exchanges the centre
+    werewolf card at once (step 1), so the Alpha Wolf's own swap at 2b moves what then lies
+    at the centre werewolf place: Cat's old card, no werewolf."""
+    d = deal(
+        Ann="doppelganger",
+        Ben="alpha_wolf",
+        Cat="villager",
+        Dan="seer",
+        Eve="robber",
+        centre_wolf="werewolf",
+        **BASE,
+    )
+    r = resolve_night(d, {"Ann": ["Ben", "Cat"], "Ben": ["Dan"]})
+    assert final(r, "Cat", "Dan", CENTRE_WOLF) == ("werewolf", "villager", "seer")
+    assert r.plays_as("Ann") is R.ALPHA_WOLF
+    # It wakes with the werewolves (they see it), not at the Alpha Wolf's call.
+    assert seen(r, "Ben") == {"Ann": "werewolf"}
+    assert [s.order for s in r.log if "Ann" in s.actors][:2] == [1, 1]
+
+
 def test_doppelganger_copies_act_at_once_or_after_the_original() -> None:
     """Our ruling (docs/rules.md): a copied sentinel shields at once (a second shield); a
     copied revealer acts right after the revealer (10a), a copied mystic wolf after the mystic
@@ -372,9 +393,7 @@ def test_the_narrator_calls_every_wake_role_in_order() -> None:
         "doppelganger-minion",
         "werewolves",
         "alpha-wolf",
-        "doppelganger-alpha-wolf",
         "mystic-wolf",
-        "doppelganger-mystic-wolf",
         "minion",
         "masons",
         "seer",

@@ -24,8 +24,9 @@ EVERY_CARD_SCRIPT = [
         # 8a.3: the Daybreak roles a Doppelganger plays at once, with the base game's.
         "doppelganger",
         "Doppelganger, wake up and look at another player's card: you are now that role. If it"
-        " is one of these, do that role's action now: Sentinel, Seer, Apprentice Seer,"
-        " Paranormal Investigator, Robber, Witch, Troublemaker, Village Idiot, Drunk.",
+        " is one of these, do that role's action now: Sentinel, Alpha Wolf, Mystic Wolf, Seer,"
+        " Apprentice Seer, Paranormal Investigator, Robber, Witch, Troublemaker, Village Idiot,"
+        " Drunk.",
         "Doppelganger, if you are now the minion, keep your eyes open. If not, close your eyes.",
     ),
     (
@@ -50,21 +51,9 @@ EVERY_CARD_SCRIPT = [
         "Alpha Wolf, close your eyes.",
     ),
     (
-        "doppelganger-alpha-wolf",
-        "Doppelganger, if you copied the Alpha Wolf, wake up and swap the centre werewolf card"
-        " with the card of a player who is not a werewolf.",
-        DOPPELGANGER_CLOSES,
-    ),
-    (
         "mystic-wolf",
         "Mystic Wolf, wake up. You may look at another player's card.",
         "Mystic Wolf, close your eyes.",
-    ),
-    (
-        "doppelganger-mystic-wolf",
-        "Doppelganger, if you copied the Mystic Wolf, wake up. You may look at another player's"
-        " card.",
-        DOPPELGANGER_CLOSES,
     ),
     (
         "minion",

@@ -295,9 +295,9 @@ def test_the_doppelganger_copies_what_the_table_says() -> None:
     """rules/002 s5, from the records: seer, robber, troublemaker and drunk act at once; the
     werewolf, minion and mason wake with them; the insomniac has step 9a; the rest sleep.
     Daybreak (docs/rules.md, "The Doppelganger and Daybreak"): the sentinel, apprentice seer,
-    paranormal investigator, witch and village idiot act at once; the alpha and mystic wolves
-    wake with the werewolves and act again right after the original; the revealer and curator
-    act right after theirs."""
+    paranormal investigator, witch and village idiot act at once, and so do the alpha and
+    mystic wolves, which then wake with the werewolves ([DR]); the revealer and curator act
+    right after theirs."""
     base = {Role.SEER, Role.ROBBER, Role.TROUBLEMAKER, Role.DRUNK}
     daybreak = {
         Role.SENTINEL,
@@ -305,6 +305,9 @@ def test_the_doppelganger_copies_what_the_table_says() -> None:
         Role.PARANORMAL_INVESTIGATOR,
         Role.WITCH,
         Role.VILLAGE_IDIOT,
+        # [DR] "Doppelgänger and Daybreak": they act at once, then wake with the werewolves.
+        Role.ALPHA_WOLF,
+        Role.MYSTIC_WOLF,
     }
     # Vampire's roles (docs/rules.md 8b.5): test_vampire.py.
     assert frozenset(base | daybreak) == ACTS_AT_ONCE - VAMPIRE_ROLES
@@ -317,8 +320,6 @@ def test_the_doppelganger_copies_what_the_table_says() -> None:
     ]
     assert labels == [
         ("1", Role.DOPPELGANGER, Role.MINION),
-        ("2b", Role.DOPPELGANGER, Role.ALPHA_WOLF),
-        ("2c", Role.DOPPELGANGER, Role.MYSTIC_WOLF),
         ("9a", Role.DOPPELGANGER, Role.INSOMNIAC),
         ("10a", Role.DOPPELGANGER, Role.REVEALER),
         ("11a", Role.DOPPELGANGER, Role.CURATOR),

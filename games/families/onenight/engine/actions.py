@@ -103,20 +103,20 @@ def copied_action_rule(
 ) -> ActionRule:
     """The rule for the targets a Doppelganger sends after the copy (rules/002 s5).
 
-    A copied role whose `copy` is AT_ONCE (seer, robber, troublemaker, drunk) acts at once with
-    its own rule; every other copied role takes no targets.
+    A copied role whose `copy` is AT_ONCE (seer, robber, troublemaker, drunk; Daybreak's at-once
+    roles, the alpha and mystic wolves among them) acts at once with its own rule, and one whose
+    `copy` is OWN_STEP (the revealer, the curator) later with it; every other copied role takes
+    no targets.
     """
     record = ROLES[copied]
     if record.copy is Copy.WITH_THEM and record.vampire and record.action is not None:
         # Vampire ([VC]): a Doppelganger-vampire names the vampires' pick with them.
         return record.action
-    if record.copy is Copy.AT_ONCE:
-        if record.action is None:
-            raise LookupError(f"{copied.value} acts at once when copied but has no action rule")
-        return record.action
-    if record.copy is Copy.OWN_STEP and record.action is not None:
-        # Daybreak: a copied alpha or mystic wolf, revealer or curator acts at its own step,
-        # when its condition holds for the Doppelganger (an alpha wolf needs a non-werewolf).
+    if record.copy is Copy.AT_ONCE and record.action is None:
+        raise LookupError(f"{copied.value} acts at once when copied but has no action rule")
+    if record.copy in (Copy.AT_ONCE, Copy.OWN_STEP) and record.action is not None:
+        # At once or at its own step (Daybreak: a copied revealer or curator), when its
+        # condition holds for the Doppelganger (a copied alpha wolf needs a non-werewolf).
         holds = CONDITIONS[record.action_if]
         if deal is not None and player is not None and not holds(deal, player):
             return ActionRule(copied, Requirement.NONE, (), COPIED_ACTS_NO_FURTHER)

@@ -507,7 +507,8 @@ HOUSE_NIGHT: tuple[WakeStep, ...] = (
 # order"): 0 sentinel first; 2b alpha wolf and 2c mystic wolf after the werewolves; 5b
 # apprentice seer and 5c paranormal investigator after the seer; 6b witch after the robber; 7b
 # village idiot after the troublemaker; 10 revealer and 11 curator after the insomniac. A
-# Doppelganger copy of a role that wakes late acts right after the role (2b, 2c, 10a, 11a).
+# Doppelganger copy of a role that wakes late acts right after the role (10a, 11a); a copied
+# alpha or mystic wolf acts at once and wakes with the werewolves ([DR], docs/rules.md 8a.3).
 # Vampire's dusk comes first and its three night roles take their places (docs/rules.md 8b.3,
 # roles_vampire.py); with a Vampire card in the deck the Doppelganger copies at -7, at dusk.
 OFFICIAL_NIGHT: tuple[WakeStep, ...] = (
@@ -523,11 +524,9 @@ OFFICIAL_NIGHT: tuple[WakeStep, ...] = (
     WakeStep("1", Role.DOPPELGANGER, None, copied=Role.MINION),
     WakeStep("2", Role.WEREWOLF, "werewolves", N_("Second.")),
     WakeStep("2b", Role.ALPHA_WOLF, "alpha", N_("With the werewolves, then alone after them.")),
-    WakeStep("2b", Role.DOPPELGANGER, "alpha", copied=Role.ALPHA_WOLF),
     WakeStep(
         "2c", Role.MYSTIC_WOLF, "mystic", N_("With the werewolves, then after the alpha wolf.")
     ),
-    WakeStep("2c", Role.DOPPELGANGER, "mystic", copied=Role.MYSTIC_WOLF),
     WakeStep("3", Role.MINION, "minion", N_("Third.")),
     WakeStep("4", Role.MASON, "masons", N_("Fourth.")),
     WakeStep("5", Role.SEER, "seer", N_("Fifth.")),

@@ -86,7 +86,9 @@ DAYBREAK_RECORDS: tuple[RoleRecord, ...] = (
             check="not_a_werewolf",
         ),
         action_if="has_prey",
-        copy=Copy.OWN_STEP,
+        # [DR] "Doppelgänger and Daybreak": the copy swaps at once, then wakes with the
+        # werewolves, not at the Alpha Wolf's call (docs/rules.md 8a.3).
+        copy=Copy.AT_ONCE,
         werewolf=True,
         wakes_with=Role.WEREWOLF,
         calls=Calls(
@@ -96,15 +98,6 @@ DAYBREAK_RECORDS: tuple[RoleRecord, ...] = (
                 " player who is not a werewolf."
             ),
             N_("Alpha Wolf, close your eyes."),
-            10,
-        ),
-        copy_calls=Calls(
-            "doppelganger-alpha-wolf",
-            N_(
-                "Doppelganger, if you copied the Alpha Wolf, wake up and swap the centre"
-                " werewolf card with the card of a player who is not a werewolf."
-            ),
-            N_("Doppelganger, close your eyes."),
             10,
         ),
     ),
@@ -125,22 +118,14 @@ DAYBREAK_RECORDS: tuple[RoleRecord, ...] = (
             (ONE_PLAYER,),
             N_("A mystic wolf looks at one other player's card."),
         ),
-        copy=Copy.OWN_STEP,
+        # [DR]: the copy looks at once, then wakes with the werewolves (docs/rules.md 8a.3).
+        copy=Copy.AT_ONCE,
         werewolf=True,
         wakes_with=Role.WEREWOLF,
         calls=Calls(
             "mystic-wolf",
             N_("Mystic Wolf, wake up. You may look at another player's card."),
             N_("Mystic Wolf, close your eyes."),
-            10,
-        ),
-        copy_calls=Calls(
-            "doppelganger-mystic-wolf",
-            N_(
-                "Doppelganger, if you copied the Mystic Wolf, wake up. You may look at another"
-                " player's card."
-            ),
-            N_("Doppelganger, close your eyes."),
             10,
         ),
     ),
