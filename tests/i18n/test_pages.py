@@ -176,7 +176,7 @@ def test_a_one_night_lobby_for_host_guest_and_newcomer() -> None:
 
 def test_an_official_lobby_with_the_suggested_sets() -> None:
     """The rulebooks' suggested sets (docs/rules.md 8a.11, 8b.9): the list, a set that does not
-    fit the table, and a forged key's refusal."""
+    fit the table, a refusal, and the fun sets at a larger table."""
     reading = Reading([])
     table = create_lobby(["Ann", "Ben", "Cat"], ruleset="official")
     reading.allowed.append(table.code)
@@ -184,6 +184,14 @@ def test_an_official_lobby_with_the_suggested_sets() -> None:
     reading.page("official lobby host", host, reverse("table", args=[table.code]))
     refused = host.post(reverse("options", args=[table.code]), {"set": ["vampire_first_game"]})
     reading.read("suggested set refused", refused.content.decode())
+    refused = host.post(reverse("options", args=[table.code]), {"set": ["daybreak_total_chaos"]})
+    reading.read("fun set refused", refused.content.decode())
+    # A larger table: Daybreak's "Fun Scenarios" topped up with the suggested deck's cards.
+    larger = create_lobby(list(NAMES[:7]), ruleset="official")
+    reading.allowed.append(larger.code)
+    reading.page(
+        "larger official lobby", client_for(larger, NAMES[0]), reverse("table", args=[larger.code])
+    )
     reading.check()
 
 

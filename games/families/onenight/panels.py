@@ -38,7 +38,7 @@ from .forms import action_form
 from .hold import copy_held, copy_shielded
 from .online import online_limits
 from .play import LABELS, OneNightState, copier
-from .suggested import does_not_fit, offered, sizes
+from .suggested import does_not_fit, for_players, offered
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,9 +164,10 @@ class SetRow:
 
     key: str
     title: str
-    sizes: str
+    sizes: str  # "for 3 players:", "for 5 players or more:"
     cards: tuple[Role, ...]
     why: str  # "" when it fits
+    added: int = 0  # when it fits: the cards of the suggested deck that top it up to this table
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,9 +212,12 @@ def lobby(table: TableInfo, viewer: SeatInfo | None) -> Panel:
             SetRow(
                 key=s.key,
                 title=str(s.title),
-                sizes=sizes(s),
+                sizes=for_players(s),
                 cards=s.cards,
-                why="" if s.fits(players) else does_not_fit(s, players),
+                why="" if s.fits(rules, players) else does_not_fit(s, rules, players),
+                added=len(s.deck_for(rules, players)) - len(s.cards)
+                if s.fits(rules, players)
+                else 0,
             )
             for s in offered(table.ruleset)
         ),
