@@ -52,7 +52,10 @@ class ActionForm:
     """The night-action form for this seat. `kind`: "choice" (one radio list), "pair" (two
     selects of other players), "selects" (Vampire's: a radio list of `words` first if any, then
     each of `selects` in order, sent with `button`), "copy" (a copier's first step: the
-    Doppelganger's player, the Copycat's centre card) or "none" (acknowledge).
+    Doppelganger's player, the Copycat's centre card) or "none" (acknowledge). `layout`: what a
+    "choice" form's values are where they are not one card each (the bot's night letter says
+    how to type them): "direction" (the Village Idiot's `left` or `right`), "centre_then_player"
+    (the Witch's "left,12") or "looks" (the Paranormal Investigator's one player or "12,15").
     """
 
     kind: str
@@ -63,6 +66,7 @@ class ActionForm:
     words: tuple[Choice, ...] = ()
     selects: tuple[Select, ...] = ()
     button: str = ""
+    layout: str = ""
 
 
 # A centre card offered in the night-action form.
@@ -148,13 +152,16 @@ def action_form(
         return _aim_form(state, me, rule, copied)
     choices: list[Choice] = []
     pair = False
+    layout = ""
     me_id = next(i for i, n in state.players if n == me)
     for shape in rule.shapes:
         if rule.words:
             # Daybreak's village idiot: a direction, not a card.
             choices += [Choice(w, str(DIRECTIONS[w])) for w in rule.words]
+            layout = "direction"
         elif shape.players == 1 and shape.centre == 1:
             # Daybreak's witch: a centre card, then the player whose card it swaps with.
+            layout = "centre_then_player"
             choices += [
                 Choice(f"{c},{i}", _("%(centre)s, swapped with %(card)s")
                        % {"centre": CENTRE_CHOICES[c], "card": _card_of(n, n == me)})
@@ -163,6 +170,7 @@ def action_form(
             ]  # fmt: skip
         elif shape.players == 2 and rule.role is Role.PARANORMAL_INVESTIGATOR:
             # Daybreak: two looks, in order (the second only if the first is no werewolf).
+            layout = "looks"
             choices += [
                 Choice(f"{i},{j}", _("%(first)s, then %(second)s")
                        % {"first": _card_of(n, False), "second": _card_of(m, False)})
@@ -206,6 +214,7 @@ def action_form(
         choices=tuple(choices),
         allow_none=allow_none,
         copied=copied,
+        layout=layout,
     )
 
 

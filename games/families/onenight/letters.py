@@ -101,6 +101,8 @@ def how_to_act(form: ActionForm, code: str, names: Mapping[str, str] | None = No
             _("Send `!target %(code)s <player>, <player>` with the two players.") % {"code": code}
         )
         lines.append(_("Players: %(players)s.") % {"players": listing(players)})
+    elif form.layout:
+        lines += _daybreak_how(form, code, names)
     else:
         one_card = any(c.value in CENTRE_POSITIONS for c in form.choices)
         two_cards = any("," in c.value for c in form.choices)
@@ -137,6 +139,54 @@ def how_to_act(form: ActionForm, code: str, names: Mapping[str, str] | None = No
             _("Or send `!target %(code)s nobody` for no action.") % {"code": code}
         )
     return lines
+
+
+def _daybreak_how(form: ActionForm, code: str, names: Mapping[str, str]) -> list[str]:
+    """What to send for Daybreak's forms whose values are not one card each (`form.layout`):
+    the Village Idiot's direction, the Witch's centre card then player, the Paranormal
+    Investigator's one or two players in order. The words are those `chat._target` reads."""
+    args = {"code": code}
+    offered = {part for c in form.choices for part in c.value.split(",") if part.isdigit()}
+    seats = [seat for seat in names if seat in offered] or sorted(offered)  # in seat order
+    players = listing([names.get(seat, seat) for seat in seats])
+    if form.layout == "direction":
+        order = _("Seat order: %(players)s.") % {"players": listing(list(names.values()))}
+        return [
+            _(
+                # Translators: the Village Idiot's night letter. Keep `!target`, `left` and
+                # `right` as they are: they are what a player types.
+                "Send `!target %(code)s left` or `!target %(code)s right`: every other player's"
+                " card moves one seat that way (`left` to the next player in seat order, `right`"
+                " to the one before); yours stays."
+            )
+            % args,
+            *([order] if names else []),
+        ]
+    if form.layout == "centre_then_player":
+        return [
+            _(
+                # Translators: the Witch's night letter. Keep `!target` and `left` as they are;
+                # <centre card> and <player> describe what to type and are translated.
+                "Send `!target %(code)s <centre card> <player>`: the centre card you look at,"
+                " then the player whose card it swaps with (you may name yourself), as in"
+                " `!target %(code)s left %(player)s`."
+            )
+            % {**args, "player": names.get(seats[0], seats[0]) if seats else ""},
+            pgettext("the centre cards to pick from", "Centre cards: %(cards)s.")
+            % {"cards": CENTRE},
+            _("Players: %(players)s.") % {"players": players},
+        ]
+    return [
+        _(
+            # Translators: the Paranormal Investigator's night letter. Keep `!target` as it is;
+            # <player> describes what to type and is translated.
+            "Send `!target %(code)s <player>` to look at one player's card, or"
+            " `!target %(code)s <player> <player>` to look at two, in that order (you stop at a"
+            " werewolf or the tanner)."
+        )
+        % args,
+        _("Players: %(players)s.") % {"players": players},
+    ]
 
 
 def report_letter(view: OneNightView, code: str) -> str:
