@@ -18,6 +18,7 @@ import pytest
 from games.families.onenight.chat import OneNightChat
 from games.families.onenight.engine import finish_game
 from games.families.onenight.engine.messages import night_report
+from games.families.onenight.panels import daybreak_tokens, on_the_table
 from games.families.onenight.play import OneNightState
 from games.tables.family import ChatMove, FamilyError, Said
 from games.tables.models import Table
@@ -377,6 +378,15 @@ def test_a_daybreak_house_game_by_chat_is_told_by_dm_only() -> None:
         assert report == [expected], (name, report, expected)
         reports[name] = night_report(night, name)
     assert any("shield" in line.lower() for line in reports["Dan"])  # Eve's card was skipped
+    # What lies in plain sight (docs/rules.md 8a.9): every seat's day letter lists it, as the
+    # page's "On the table" does: the same lines for everyone.
+    table_lines = on_the_table(night)
+    assert "Eve's card: shielded" in table_lines
+    for name in FIVE:
+        day = [m for m in chat.inbox[name] if "it is day" in m]
+        assert len(day) == 1 and day[0].endswith(
+            "\nOn the table:\n" + "\n".join(f"- {t}" for t in table_lines)
+        ), (name, day)
     for name in FIVE:
         chat.say(name, f"!ready {code}", "game")
     table.refresh_from_db()
@@ -395,6 +405,9 @@ def test_a_daybreak_house_game_by_chat_is_told_by_dm_only() -> None:
     reveal = chat.channels["game"][-1]
     assert reveal.startswith(f"**Game {code}: the reveal**"), reveal
     assert result.outcome.reason in reveal
+    # The tokens at dawn and the centre werewolf card, as the web reveal lists them.
+    tokens = daybreak_tokens(night)
+    assert tokens and all(line in reveal.split("\n") for line in tokens), (tokens, reveal)
     rows = {
         line[2:].split(":")[0]: line.rsplit("; ", 1)[1]
         for line in reveal.split("\n")

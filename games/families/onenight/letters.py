@@ -274,6 +274,8 @@ def reveal_text(reveal: Reveal, code: str) -> str:
     lines.append(_("Centre cards: %(cards)s.") % {"cards": centre})
     if reveal.copied is not None:
         lines.append(_("The Doppelganger copied the %(role)s.") % {"role": reveal.copied.title})
+    # Daybreak: the tokens at dawn and the centre werewolf card, as the web reveal lists them.
+    lines += list(reveal.tokens)
     lines.append(_("The night, step by step:"))
     lines += [f"{n}. {step.text}" for n, step in enumerate(reveal.log, 1)]
     return "\n".join(line for line in lines if line is not None)
@@ -314,8 +316,14 @@ def due(table: TableInfo, seat: SeatInfo) -> tuple[Letter, ...]:
             text = _(
                 "Game %(code)s: it is day. Talk it over in the game's chat; when you are ready to"
                 " vote, send `!ready %(code)s`."
-            )
-            letters.append(("day", text % {"code": code}))
+            ) % {"code": code}
+            if view.on_table:
+                # Daybreak (docs/rules.md 8a.9): what lies in plain sight, the same for everyone
+                # (the page's "On the table"); sent with each seat's day letter.
+                text += (
+                    "\n" + _("On the table:") + "\n" + "\n".join(f"- {t}" for t in view.on_table)
+                )
+            letters.append(("day", text))
     if view.phase == "voting" and not view.has_voted and view.me is not None:
         letters.append(("vote", vote_letter(view, code)))
     if view.phase == "reveal" and view.reveal is not None:
