@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import html
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import import_module
 from typing import Any
 
@@ -22,6 +22,8 @@ from django.http import HttpResponse
 from django.urls import reverse
 
 from games.families.onenight.engine import Role, Team
+from games.families.onenight.engine.artifacts import ARTIFACTS
+from games.families.onenight.engine.marks import MARK_TITLES
 from games.tables import services
 from games.tables.models import ChatLine, Move, Seat, SeatTaken, Table
 from tests.factories import TestTable, fixed_shuffle
@@ -29,10 +31,27 @@ from tests.factories import TestTable, fixed_shuffle
 # --- Role words -----------------------------------------------------------------------------
 
 # Every way a page could name a role: the title or value in any case, and plurals, wherever it
-# stands (text, attribute, CSS class such as team-werewolf, hidden input, data-*, comment).
-# Word boundaries: "team-werewolf" matches (the hyphen is a boundary), a token or code does not.
+# stands (text, attribute, CSS class such as team-werewolf or role-the_count, hidden input,
+# data-*, comment). Word boundaries: "team-werewolf" matches (the hyphen is a boundary), a token
+# or code does not, nor a form field such as count_witch (the underscore is a word character).
+# A title of two words matches with a space, an underscore (the value) or a hyphen between them,
+# and as one role: "Apprentice Seer" names the Apprentice Seer, not the Seer; "Alpha Wolf" names
+# no Werewolf (a bare "wolf" is no card's name).
+#
+# Every role the engine knows (games/families/onenight/engine/role_types.py `Role`, titles in
+# roles.py, roles_daybreak.py, roles_vampire.py). Most names are no everyday word in the app's
+# texts (witch, prince, cupid, priest, vampire... were read where the audit meets them: always
+# the role), so any case is a role word. Two are: the Count's and the Master's titles ("Count",
+# "Master"; the cards say "The Count", "The Master") also read "the minion counts as one",
+# "your vote count(s)", "the count of them", "master". They are role words only as the app
+# writes the role: the title with its capital, or in capitals ("Count" opening a sentence
+# would count; no text of the app does, and a false match fails loudly, it never hides a leak),
+# and the value (the_count, role-the_count, data-role="the_master"). So the Count's own action
+# prompt, "The count names the vampires' pick...", and the Apprentice Assassin's "...the
+# apprentice names any player" name no role here: both are sentences of one seat's, which
+# check (a) of the leak audit finds anywhere else.
 _ROLE_STEMS: dict[str, Role] = {
-    "doppelgangers?": Role.DOPPELGANGER,
+    "doppelg(?:a|ä)ngers?": Role.DOPPELGANGER,
     "werewol(?:f|ves)": Role.WEREWOLF,
     "minions?": Role.MINION,
     "masons?": Role.MASON,
@@ -44,20 +63,71 @@ _ROLE_STEMS: dict[str, Role] = {
     "hunters?": Role.HUNTER,
     "villagers?": Role.VILLAGER,
     "tanners?": Role.TANNER,
+    # Daybreak and the Prince (docs/rules.md 8a).
+    "sentinels?": Role.SENTINEL,
+    r"alpha[\s_-]+wol(?:f|ves)": Role.ALPHA_WOLF,
+    r"mystic[\s_-]+wol(?:f|ves)": Role.MYSTIC_WOLF,
+    r"dream[\s_-]+wol(?:f|ves)": Role.DREAM_WOLF,
+    r"apprentice[\s_-]+seers?": Role.APPRENTICE_SEER,
+    r"paranormal[\s_-]+investigators?": Role.PARANORMAL_INVESTIGATOR,
+    "witch(?:es)?": Role.WITCH,
+    r"village[\s_-]+idiots?": Role.VILLAGE_IDIOT,
+    "revealers?": Role.REVEALER,
+    "curators?": Role.CURATOR,
+    "bodyguards?": Role.BODYGUARD,
+    "princes?": Role.PRINCE,
+    # Vampire (docs/rules.md 8b).
+    "copycats?": Role.COPYCAT,
+    "vampires?": Role.VAMPIRE,
+    r"the_master|(?-i:Masters?|MASTERS?)": Role.THE_MASTER,
+    r"the_count|(?-i:Counts?|COUNTS?)": Role.THE_COUNT,
+    "renfields?": Role.RENFIELD,
+    "diseased": Role.DISEASED,
+    "cupids?": Role.CUPID,
+    "instigators?": Role.INSTIGATOR,
+    "priests?": Role.PRIEST,
+    r"apprentice[\s_-]+assassins?": Role.APPRENTICE_ASSASSIN,
+    "assassins?": Role.ASSASSIN,
+    "marksm[ae]n": Role.MARKSMAN,
+    "pickpockets?": Role.PICKPOCKET,
+    "gremlins?": Role.GREMLIN,
 }
+
 ROLE_WORD = re.compile(r"\b(" + "|".join(f"(?:{s})" for s in _ROLE_STEMS) + r")\b", re.I)
 _STEM_PATTERNS = [(re.compile(f"^(?:{s})$", re.I), role) for s, role in _ROLE_STEMS.items()]
 
-# The role card is styled with its team (class team-werewolf for a minion): the role a team's
-# class names, if any.
+# Names that hold a role's word but name a token, not a card: Vampire's marks (engine/marks.py:
+# "Mark of the Vampire", "Mark of the Assassin") and Daybreak's artifacts (engine/artifacts.py:
+# "Claw of the Werewolf", "Brand of the Villager", "Cudgel of the Tanner"). A mark is not a
+# card: the Mark of the Vampire is given to a player who is not a vampire (the vampires'
+# pick), the Mark of the Assassin to the Assassin's target, not the Assassin; an artifact lies
+# face down on any card and makes its holder play as a role without naming anyone's card. So
+# "Mark of the Vampire" does not name the Vampire, nor "Claw of the Werewolf" the Werewolf, and
+# every seat may read them where the app's fixed texts use them (the Count's and the Vampire's
+# action prompts, the rules). Which token a seat holds is private all the same, but that is not
+# a role word: check (a) catches another seat's report sentence naming it. Only the whole name
+# is spared (spaces as the page has them): "the vampires" or "a Werewolf" next to it still count.
+_TOKEN_TITLES = (*MARK_TITLES.values(), *(record.title for record in ARTIFACTS.values()))
+TOKEN_NAME = re.compile(
+    "|".join(
+        r"\b" + r"\s+".join(map(re.escape, title.split())) + r"\b"
+        for title in _TOKEN_TITLES
+        if ROLE_WORD.search(title)
+    ),
+    re.I,
+)
+
+# The role card is styled with its team (class team-werewolf for a minion), and its chip names
+# the team ("vampire", "assassin", "apprentice assassin"): the role a team's class or name
+# names, if any. Each is known from the seat's own card.
 TEAM_ROLE: dict[Team, Role | None] = {
     Team.TOWN: None,
     Team.WEREWOLF: Role.WEREWOLF,
     Team.TANNER: Role.TANNER,
-    # Vampire's teams (docs/rules.md 8b.1) name no base role.
-    Team.VAMPIRE: None,
-    Team.ASSASSIN: None,
-    Team.APPRENTICE_ASSASSIN: None,
+    # Vampire's sides (docs/rules.md 8b.1): the team's word is its card's.
+    Team.VAMPIRE: Role.VAMPIRE,
+    Team.ASSASSIN: Role.ASSASSIN,
+    Team.APPRENTICE_ASSASSIN: Role.APPRENTICE_ASSASSIN,
 }
 
 # The phases of a One Night table, as the audit and the matrices name them (Table.phase).
@@ -123,15 +193,23 @@ def role_of_word(word: str) -> Role:
     raise AssertionError(word)
 
 
+def role_words(text: str) -> Iterator[re.Match[str]]:
+    """Every role word of a text (ROLE_WORD), but those inside a token's name (TOKEN_NAME)."""
+    tokens = [m.span() for m in TOKEN_NAME.finditer(text)]
+    for m in ROLE_WORD.finditer(text):
+        if not any(start <= m.start() and m.end() <= end for start, end in tokens):
+            yield m
+
+
 def roles_named(text: str) -> set[Role]:
     """The roles a text names, in any form ROLE_WORD recognises."""
-    return {role_of_word(m.group(1)) for m in ROLE_WORD.finditer(text)}
+    return {role_of_word(m.group(1)) for m in role_words(text)}
 
 
 def role_mentions(text: str) -> list[tuple[Role, str]]:
     """Every mention with 60 characters of context either side (for failure messages)."""
     found = []
-    for m in ROLE_WORD.finditer(text):
+    for m in role_words(text):
         start, end = max(0, m.start() - 60), min(len(text), m.end() + 60)
         found.append((role_of_word(m.group(1)), text[start:end].replace("\n", " ")))
     return found

@@ -12,7 +12,10 @@ Before the reveal, for every seat S and everything S received:
       sentence;
   (b) every role word (title, value, plural; in text, attributes, classes such as team-werewolf,
       hidden inputs, data-* or comments) is one S may know: its own card, the roles named in its
-      own role message, action prompt, Doppelganger copy and night report;
+      own role message, action prompt, Doppelganger copy and night report. Every card the engine
+      knows, Daybreak's and Vampire's too (tests/security/audit.py `ROLE_WORD`, where the
+      everyday "count" and "master" and the marks' and artifacts' names are dealt with), so the
+      expansion games are held to it like the base ones;
   (c) nothing of the reveal (table, night log, outcome) and no other seat's rejoin token.
 After the reveal everything is public, except other seats' tokens, which are never shown. In the
 lobby no card is dealt yet: the deck picker names roles, but the deck is chosen in public.
@@ -34,13 +37,14 @@ docs/rules.md 8a.9) and its own marks in its night report. Two more are house ta
 Daybreak's cards added (`HOUSE_DAYBREAK_MUSTS`, docs/rules.md 8a.8). One deals the Sentinel and
 the Doppelganger with no Vampire card (`held_copy`): the Doppelganger does not copy last (a copy
 sent last is shown at once), and while its copy is held (docs/rules.md 8a.10 #5) nothing it
-receives may name the copied card (`HeldCopy`: the role-word scan (b) knows only the base
-cards' words); it learns the card when the last other action lets the copy go, unless a shield
-stopped it.
+receives may name the copied card (`HeldCopy`: the copy's sentences, and the card's word as
+(b) would find it too); it learns the card when the last other action lets the copy go, unless a
+shield stopped it.
 
-Three mutants (a role message carrying a neighbour's card, a pushed panel carrying one in an HTML
-comment and a CSS class, a page that forgets the hold) check that the audit does catch leaks in
-pages, in frames and in a held copy.
+Four mutants (a role message carrying a neighbour's card, a pushed panel carrying one in an HTML
+comment and a CSS class, the same with an expansion card's title, a page that forgets the hold)
+check that the audit does catch leaks in pages, in frames, of the expansions' cards and in a held
+copy.
 
 Figures are gathered in AUDIT, written to test-artifacts/security/leak_audit.json and printed by
 the last test of the module.
@@ -561,8 +565,9 @@ class GameRun:
         scanned = capture.text
         for fixed in FIXED_ROLE_TEXTS:
             scanned = fixed.sub("", scanned)
-        leaked = [(r, ctx) for r, ctx in role_mentions(scanned) if r not in allowed]
-        self.figures["role_words_checked"] += len(roles_named(scanned))
+        mentions = role_mentions(scanned)
+        leaked = [(r, ctx) for r, ctx in mentions if r not in allowed]
+        self.figures["role_words_checked"] += len({r for r, _ in mentions})
         assert not leaked, (
             f"LEAK in game {self.plan.id}: {capture.seat} (holding"
             f" {self.start_role(capture.seat)}) got {sorted({r.value for r, _ in leaked})} in"
@@ -571,8 +576,9 @@ class GameRun:
         )
 
     def check_held(self, capture: Capture, held: HeldCopy) -> None:
-        """While a Doppelganger's copy is held, nothing it receives names the copied card: the
-        role-word scan (b) knows the base cards' words only, and a held copy is of any card."""
+        """While a Doppelganger's copy is held, nothing it receives names the copied card: not
+        the copy's sentences (which (b) does not read), nor the card's word (which (b) finds
+        too, the copy not being learnt yet: this says why, as a held copy shown too soon)."""
         found = [t for t in held.texts if t in capture.words]
         if held.word is not None:
             found += [m.group(0) for m in held.word.finditer(capture.text)]
@@ -1389,6 +1395,36 @@ async def test_the_audit_catches_a_leak_planted_in_websocket_frames(
     monkeypatch.setattr(consumers, "render_to_string", leaky)
     with pytest.raises(AssertionError, match=r"LEAK.*frame"):
         await play_one(PLANS[3])
+
+
+async def test_the_audit_catches_an_expansion_card_planted_in_websocket_frames(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Mutant: the panel pushed to every other seat of a Daybreak game carries, in an HTML
+    comment, the Curator's card by its title. Only an expansion card's word is planted (no
+    sentence of anyone's, no base card), so it is the role-word scan (b) that must fail it."""
+    real = consumers.render_to_string
+    plan = next(
+        p
+        for p in PLANS
+        if p.daybreak and Role.CURATOR in p.cards[: len(p.players)] and not held_copy(p.cards)
+    )
+
+    def leaky(template: str, context: dict[str, Any]) -> str:
+        html = real(template, context)
+        page = context.get("page")
+        if template != "tables/page.html#panel" or page is None or not page.table.state:
+            return html
+        state = OneNightState(page.table.state)
+        cards = state.deal.cards
+        holder = next(name for _, name in state.players if cards[name] is Role.CURATOR)
+        if holder == page.me.name:
+            return html
+        return html + f"<!-- {holder}: {cards[holder].title} -->"
+
+    monkeypatch.setattr(consumers, "render_to_string", leaky)
+    with pytest.raises(AssertionError, match=r"LEAK.* got \['curator'\] in frame ws "):
+        await play_one(plan)
 
 
 async def test_the_audit_catches_a_held_copy_shown_too_soon(
