@@ -141,6 +141,18 @@ def rules_sections(ruleset: Ruleset) -> tuple[RulesSection, ...]:
                     "Your card at the start of the night says what you do tonight; the card you"
                     " hold at the end of the night says which team you are on."
                 ),
+                *(
+                    # docs/rules.md 8a.8: what a house host may add, and what not.
+                    (
+                        _(
+                            "The suggested deck is the base game's. The host may add Daybreak's"
+                            " cards and the Prince, played by these same rules; Vampire's"
+                            " cards and the Doppelganger need the official rules."
+                        ),
+                    )
+                    if house
+                    else ()
+                ),
             ),
             "rules/000 s3a, s4" if house else "rules/002 s3, s7",
         ),
