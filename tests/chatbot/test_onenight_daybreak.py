@@ -15,15 +15,14 @@ import re
 
 import pytest
 
-from games.families.onenight.chat import OneNightChat
 from games.families.onenight.engine import finish_game
 from games.families.onenight.engine.messages import night_report
 from games.families.onenight.panels import daybreak_tokens, on_the_table
 from games.families.onenight.play import OneNightState
-from games.tables.family import ChatMove, FamilyError, Said
+from games.tables.family import ChatMove, FamilyError
 from games.tables.models import Table
-from games.tables.reads import seat_info, table_info
 from tests.chatbot.helpers import FakeChat
+from tests.chatbot.onenight_reading import read_target, seat_ids
 from tests.chatbot.test_commands import open_game, start_dealt
 
 pytestmark = pytest.mark.django_db
@@ -56,19 +55,6 @@ def nine() -> tuple[FakeChat, Table]:
     return chat, table
 
 
-def _read(
-    table: Table, name: str, text: str, mentions: dict[str, int | None] | None = None
-) -> ChatMove:
-    """The move `name`'s `!target <text>` is read into (no move is made)."""
-    seat = table.seats.get(name=name)
-    said = Said(text, mentions or {})
-    return OneNightChat().move(table_info(table), seat_info(seat), "target", said)
-
-
-def _ids(table: Table) -> dict[str, str]:
-    return {s.name: str(s.id) for s in table.seats.all()}
-
-
 def _fields(move: ChatMove) -> tuple[str, dict[str, list[str]]]:
     return move.kind, {k: list(v) for k, v in move.fields.items()}
 
@@ -81,7 +67,7 @@ def _targets(move: ChatMove) -> list[str]:
 
 def _refused(table: Table, name: str, text: str) -> str:
     with pytest.raises(FamilyError) as refused:
-        _read(table, name, text)
+        read_target(table, name, text)
     return str(refused.value)
 
 
@@ -100,25 +86,25 @@ def test_one_card_roles_read_names_mentions_and_centre_words(
     nine: tuple[FakeChat, Table],
 ) -> None:
     _chat, table = nine
-    ids = _ids(table)
+    ids = seat_ids(table)
     # The Sentinel, the Mystic Wolf and the Revealer: another player, by name or mention.
-    move = _read(table, "Ann", "Ben")
+    move = read_target(table, "Ann", "Ben")
     assert _fields(move) == ("action", {"targets": [ids["Ben"]]})
     assert "Your action is in." in move.answer
-    assert _targets(_read(table, "Ann", "<@9>", {"<@9>": int(ids["Dan"])})) == [ids["Dan"]]
-    assert _targets(_read(table, "Cat", "@dan")) == [ids["Dan"]]
-    assert _targets(_read(table, "Hal", "GUS")) == [ids["Gus"]]
+    assert _targets(read_target(table, "Ann", "<@9>", {"<@9>": int(ids["Dan"])})) == [ids["Dan"]]
+    assert _targets(read_target(table, "Cat", "@dan")) == [ids["Dan"]]
+    assert _targets(read_target(table, "Hal", "GUS")) == [ids["Gus"]]
     # The Alpha Wolf: one player (a non-werewolf, checked by the engine: see the refusals).
-    assert _targets(_read(table, "Ben", "Ann")) == [ids["Ann"]]
+    assert _targets(read_target(table, "Ben", "Ann")) == [ids["Ann"]]
     # The Apprentice Seer: one centre card, by its word.
-    assert _targets(_read(table, "Dan", "middle")) == ["middle"]
-    assert _targets(_read(table, "Dan", "Right")) == ["right"]
+    assert _targets(read_target(table, "Dan", "middle")) == ["middle"]
+    assert _targets(read_target(table, "Dan", "Right")) == ["right"]
     # The Curator: any player's card, his own included.
-    assert _targets(_read(table, "Ivy", "Ivy")) == [ids["Ivy"]]
-    assert _targets(_read(table, "Ivy", "ann")) == [ids["Ann"]]
+    assert _targets(read_target(table, "Ivy", "Ivy")) == [ids["Ivy"]]
+    assert _targets(read_target(table, "Ivy", "ann")) == [ids["Ann"]]
     # Who may abstain sends "nobody"; the Alpha Wolf must act (8a.5).
     for name in ("Ann", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"):
-        assert _fields(_read(table, name, "nobody")) == ("action", {"no_action": ["1"]}), name
+        assert _fields(read_target(table, name, "nobody")) == ("action", {"no_action": ["1"]}), name
     answer = _refused(table, "Ben", "nobody")
     assert answer.startswith(f"Game {table.code}: nothing was sent. Your role must act tonight")
     assert f"Send `!target {table.code} <one player>`." in answer
@@ -132,11 +118,11 @@ def test_the_witch_names_a_centre_card_and_a_player_in_either_order(
     order"; her page posts them as one value, "left,<seat>" (forms.py), the bot as two, which
     `play.named_targets` reads alike."""
     _chat, table = nine
-    ids = _ids(table)
-    assert _targets(_read(table, "Fay", "left Ann")) == ["left", ids["Ann"]]
-    assert _targets(_read(table, "Fay", "Ann, right")) == [ids["Ann"], "right"]
-    assert _targets(_read(table, "Fay", "middle and @fay")) == ["middle", ids["Fay"]]
-    assert _targets(_read(table, "Fay", "<@5> left", {"<@5>": int(ids["Gus"])})) == [
+    ids = seat_ids(table)
+    assert _targets(read_target(table, "Fay", "left Ann")) == ["left", ids["Ann"]]
+    assert _targets(read_target(table, "Fay", "Ann, right")) == [ids["Ann"], "right"]
+    assert _targets(read_target(table, "Fay", "middle and @fay")) == ["middle", ids["Fay"]]
+    assert _targets(read_target(table, "Fay", "<@5> left", {"<@5>": int(ids["Gus"])})) == [
         ids["Gus"],
         "left",
     ]
@@ -147,16 +133,16 @@ def test_the_investigator_names_one_or_two_players_in_order(
     nine: tuple[FakeChat, Table],
 ) -> None:
     _chat, table = nine
-    ids = _ids(table)
-    assert _targets(_read(table, "Eve", "Ann")) == [ids["Ann"]]
-    assert _targets(_read(table, "Eve", "Ben Ann")) == [ids["Ben"], ids["Ann"]]
-    assert _targets(_read(table, "Eve", "ann and ben")) == [ids["Ann"], ids["Ben"]]
+    ids = seat_ids(table)
+    assert _targets(read_target(table, "Eve", "Ann")) == [ids["Ann"]]
+    assert _targets(read_target(table, "Eve", "Ben Ann")) == [ids["Ben"], ids["Ann"]]
+    assert _targets(read_target(table, "Eve", "ann and ben")) == [ids["Ann"], ids["Ben"]]
 
 
 def test_the_village_idiot_names_a_direction(nine: tuple[FakeChat, Table]) -> None:
     _chat, table = nine
-    assert _targets(_read(table, "Gus", "left")) == ["left"]
-    assert _targets(_read(table, "Gus", "RIGHT")) == ["right"]
+    assert _targets(read_target(table, "Gus", "left")) == ["left"]
+    assert _targets(read_target(table, "Gus", "RIGHT")) == ["right"]
     assert "Nobody is called “up”" in _refused(table, "Gus", "up")
 
 

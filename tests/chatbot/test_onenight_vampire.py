@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.families.onenight.chat import OneNightChat
-from games.tables.family import ChatMove, FamilyError, Said
+from games.tables.family import ChatMove, FamilyError
 from games.tables.models import Table
-from games.tables.reads import seat_info, table_info
 from tests.chatbot.helpers import FakeChat
+from tests.chatbot.onenight_reading import read_target, seat_ids
 from tests.chatbot.test_commands import open_game, start_dealt
 
 pytestmark = pytest.mark.django_db
@@ -45,22 +44,9 @@ def nine() -> tuple[FakeChat, Table]:
     return chat, Table.objects.get(pk=table.pk)
 
 
-def _read(
-    table: Table, name: str, text: str, mentions: dict[str, int | None] | None = None
-) -> ChatMove:
-    """The move `name`'s `!target <text>` is read into (no move is made)."""
-    seat = table.seats.get(name=name)
-    said = Said(text, mentions or {})
-    return OneNightChat().move(table_info(table), seat_info(seat), "target", said)
-
-
-def _ids(table: Table) -> dict[str, str]:
-    return {s.name: str(s.id) for s in table.seats.all()}
-
-
 def _refused(table: Table, name: str, text: str) -> str:
     with pytest.raises(FamilyError) as refused:
-        _read(table, name, text)
+        read_target(table, name, text)
     return str(refused.value)
 
 
@@ -79,42 +65,44 @@ def test_two_names_in_order_for_the_count_cupid_and_the_marksman(
     nine: tuple[FakeChat, Table],
 ) -> None:
     _chat, table = nine
-    ids = _ids(table)
+    ids = seat_ids(table)
     # The Count: the vampires' pick, then the Mark of Fear; a mention names its seat too.
-    move = _read(table, "Ann", "Cat Dan")
+    move = read_target(table, "Ann", "Cat Dan")
     assert _fields(move) == ("action", {"targets": [ids["Cat"], ids["Dan"]]})
     assert "Your action is in." in move.answer
-    move = _read(table, "Ann", "<@7> and dan", {"<@7>": int(ids["Eve"])})
+    move = read_target(table, "Ann", "<@7> and dan", {"<@7>": int(ids["Eve"])})
     assert _fields(move) == ("action", {"targets": [ids["Eve"], ids["Dan"]]})
     # Cupid: two lovers, himself allowed, or nobody.
-    assert _fields(_read(table, "Eve", "Eve, Ann")) == (
+    assert _fields(read_target(table, "Eve", "Eve, Ann")) == (
         "action",
         {"targets": [ids["Eve"], ids["Ann"]]},
     )
-    assert _fields(_read(table, "Eve", "nobody")) == ("action", {"no_action": ["1"]})
+    assert _fields(read_target(table, "Eve", "nobody")) == ("action", {"no_action": ["1"]})
     # The Marksman: a card, then a mark; "-" for none; a name alone is a card alone.
-    assert _fields(_read(table, "Cat", "Ann -"))[1] == {"targets": [ids["Ann"], "-"]}
-    assert _fields(_read(table, "Cat", "- Ben"))[1] == {"targets": ["-", ids["Ben"]]}
-    assert _fields(_read(table, "Cat", "@ann, ben"))[1] == {"targets": [ids["Ann"], ids["Ben"]]}
-    assert _fields(_read(table, "Cat", "Ann"))[1] == {"targets": [ids["Ann"], "-"]}
+    assert _fields(read_target(table, "Cat", "Ann -"))[1] == {"targets": [ids["Ann"], "-"]}
+    assert _fields(read_target(table, "Cat", "- Ben"))[1] == {"targets": ["-", ids["Ben"]]}
+    assert _fields(read_target(table, "Cat", "@ann, ben"))[1] == {
+        "targets": [ids["Ann"], ids["Ben"]]
+    }
+    assert _fields(read_target(table, "Cat", "Ann"))[1] == {"targets": [ids["Ann"], "-"]}
     # One name: the vampires' pick, the Diseased's neighbour, the Instigator's traitor.
-    assert _fields(_read(table, "Ben", "Eve"))[1] == {"targets": [ids["Eve"]]}
-    assert _fields(_read(table, "Gus", "Hal"))[1] == {"targets": [ids["Hal"]]}
-    assert _fields(_read(table, "Hal", "Hal"))[1] == {"targets": [ids["Hal"]]}
+    assert _fields(read_target(table, "Ben", "Eve"))[1] == {"targets": [ids["Eve"]]}
+    assert _fields(read_target(table, "Gus", "Hal"))[1] == {"targets": [ids["Hal"]]}
+    assert _fields(read_target(table, "Hal", "Hal"))[1] == {"targets": [ids["Hal"]]}
 
 
 def test_the_gremlins_marks_or_cards(nine: tuple[FakeChat, Table]) -> None:
     _chat, table = nine
-    ids = _ids(table)
-    assert _fields(_read(table, "Dan", "marks Ann Ben")) == (
+    ids = seat_ids(table)
+    assert _fields(read_target(table, "Dan", "marks Ann Ben")) == (
         "action",
         {"targets": ["marks", ids["Ann"], ids["Ben"]]},
     )
-    assert _fields(_read(table, "Dan", "Cards ann and ben"))[1] == {
+    assert _fields(read_target(table, "Dan", "Cards ann and ben"))[1] == {
         "targets": ["cards", ids["Ann"], ids["Ben"]]
     }
     # Two names alone swap the cards, as the engine reads them (8b.3).
-    assert _fields(_read(table, "Dan", "Dan Ben"))[1] == {
+    assert _fields(read_target(table, "Dan", "Dan Ben"))[1] == {
         "targets": ["cards", ids["Dan"], ids["Ben"]]
     }
     assert "Nobody is called “Zed”" in _refused(table, "Dan", "marks Ann Zed")
@@ -126,7 +114,7 @@ def test_the_gremlins_marks_or_cards(nine: tuple[FakeChat, Table]) -> None:
 
 def test_the_copycat_looks_at_a_centre_card_first(nine: tuple[FakeChat, Table]) -> None:
     _chat, table = nine
-    move = _read(table, "Fay", "left")
+    move = read_target(table, "Fay", "left")
     assert _fields(move) == ("copy", {"targets": ["left"]})
     assert "You looked at the left card." in move.answer
     answer = _refused(table, "Fay", "Ann")
