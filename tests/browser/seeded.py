@@ -74,6 +74,22 @@ def deal_seeded_game(
     return code, deal
 
 
+def vote_at_random(pages: Mapping[str, Page], rng: random.Random) -> dict[str, str]:
+    """Everyone is ready to vote, then each casts a vote for a random other player through
+    the page's voting form; returns the votes, by voter."""
+    for page in pages.values():
+        page.get_by_role("button", name="I'm ready to vote").click()
+    names = list(pages)
+    votes: dict[str, str] = {}
+    for name, page in pages.items():
+        in_phase(page, "Voting", LIVE_MS)
+        votes[name] = rng.choice([n for n in names if n != name])
+        voting = page.locator("#voting")
+        voting.get_by_role("radio", name=votes[name], exact=True).check()
+        voting.get_by_role("button", name="Cast my vote").click()
+    return votes
+
+
 def body_text(page: Page) -> str:
     """Every text of the page, hidden parts included (a secret in a folded block still leaks)."""
     return page.locator("body").text_content() or ""

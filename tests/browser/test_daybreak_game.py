@@ -37,7 +37,7 @@ from games.families.onenight.panels import daybreak_tokens, on_the_table
 
 from .live_server import LiveServer
 from .players import NewPlayerPage, PlayerPage, in_phase
-from .seeded import LIVE_MS, body_text, deal_seeded_game, foreseen_seed
+from .seeded import LIVE_MS, body_text, deal_seeded_game, foreseen_seed, vote_at_random
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"]  # Ann is the host
 NO_ACTION = 0.15  # the chance that a player who may do nothing does nothing
@@ -177,18 +177,9 @@ def test_a_daybreak_game_played_on_phones(
                 assert f"You are the {role.title}." not in text, (name, other)
         for holder, artifact in night.artifacts.items():
             assert (artifact.title in text) == (holder == name), (name, artifact)
-    for page in pages.values():
-        page.get_by_role("button", name="I'm ready to vote").click()
 
     # --- The vote: a random other player each ------------------------------------------------
-    votes: dict[str, str] = {}
-    for name in NAMES:
-        page = pages[name]
-        in_phase(page, "Voting", LIVE_MS)
-        votes[name] = rng.choice([n for n in NAMES if n != name])
-        voting = page.locator("#voting")
-        voting.get_by_role("radio", name=votes[name], exact=True).check()
-        voting.get_by_role("button", name="Cast my vote").click()
+    votes = vote_at_random(pages, rng)
 
     # --- The reveal: the night step by step, the tokens, the engine's winners ----------------
     tally = tally_votes(night, votes)

@@ -29,7 +29,7 @@ from games.families.onenight.engine.messages import night_report
 
 from .live_server import LiveServer
 from .players import NewPlayerPage, PlayerPage, in_phase
-from .seeded import LIVE_MS, body_text, deal_seeded_game, foreseen_seed
+from .seeded import LIVE_MS, body_text, deal_seeded_game, foreseen_seed, vote_at_random
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"]  # Ann is the host
 NO_ACTION = 0.15  # the chance that a player who may do nothing does nothing
@@ -144,18 +144,9 @@ def test_a_vampire_game_with_an_epic_battle_played_on_phones(
                 continue
             for line in reports[other]:
                 assert line in reports[name] or line not in text, (name, other, line)
-    for page in pages.values():
-        page.get_by_role("button", name="I'm ready to vote").click()
 
     # --- The vote: a random other player each ------------------------------------------------
-    votes: dict[str, str] = {}
-    for name in NAMES:
-        page = pages[name]
-        in_phase(page, "Voting", LIVE_MS)
-        votes[name] = rng.choice([n for n in NAMES if n != name])
-        voting = page.locator("#voting")
-        voting.get_by_role("radio", name=votes[name], exact=True).check()
-        voting.get_by_role("button", name="Cast my vote").click()
+    votes = vote_at_random(pages, rng)
 
     # --- The reveal: the marks, the Epic Battle's dead and winners, as the engine says -------
     # The seeds are chosen so that werewolves, vampires and villagers are all among the players

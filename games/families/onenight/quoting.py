@@ -208,7 +208,7 @@ def fake_patterns(ruleset: Ruleset, language: str | None, expansions: bool = Fal
     3 s for the official ones, 4.6 s with Daybreak's cards (docs/benchmarks.md, "The quote
     patterns at start"). So they are kept in the "derived" cache (files: every process and a
     restart read them), under a key that holds `texts_fingerprint`, and a server builds them as
-    it starts (`OneNightFamily.warm`), not on a table's first chat line."""
+    it starts (`family.OneNight.warm`), not on a table's first chat line."""
     key = f"onenight-fakes:{texts_fingerprint()}:{ruleset.value}:{language}:{int(expansions)}"
     store = caches["derived"]
     try:

@@ -18,6 +18,7 @@ from games.words import _, ngettext
 from .artifacts import ARTIFACT_PILE, Artifact
 from .errors import InvalidDeckError, InvalidPlayersError, shown
 from .roles import CENTRE_POSITIONS, CENTRE_WOLF, EXPANSION_ROLES, Role, Ruleset, role_limits
+from .roles_vampire import VAMPIRE_ROLES
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 13
@@ -108,7 +109,8 @@ def parse_role(name: object) -> Role:
 
 def not_in_rules(role: Role, ruleset: Ruleset) -> str:
     """Why a deck may not hold `role` ("The Doppelganger is not used in the house rules.")."""
-    if ruleset is Ruleset.HOUSE and role in EXPANSION_ROLES:
+    if ruleset is Ruleset.HOUSE and role in VAMPIRE_ROLES:
+        # docs/rules.md 8a.8: Daybreak's cards may be added to a house deck, Vampire's not.
         # Translators: %(role)s is a card's name (the Copycat, a Vampire card).
         return _(
             "The %(role)s plays with the official rules only: Vampire's cards change how the"
