@@ -162,12 +162,44 @@
       if (sent && sent.contains(field)) return; // sent: the answer shows what became of it
       const twin = redrawn.get(key);
       if (!twin || twin.type !== field.type) return;
+      if (field === document.activeElement && isTyped(field)) {
+        focus = keepTyping(field, twin);
+        return;
+      }
       if (field === document.activeElement) focus = twin;
       if (!changedByPlayer(field)) return;
       if (field.type === "radio" || field.type === "checkbox") twin.checked = field.checked;
       else twin.value = field.value;
     });
     return focus;
+  }
+
+  function isTyped(field) {
+    return field.tagName === "TEXTAREA" ||
+      (field.tagName === "INPUT" && field.type !== "radio" && field.type !== "checkbox");
+  }
+
+  // The field being typed in stays the very same element in the redrawn panel, with the
+  // server's attributes (its limits, its default): a copy would lose where the caret was and
+  // what was selected, and the next key would land in the wrong place ("0" selected, a push,
+  // "1" typed: "10"; a number field cannot be told where its caret was). Returns it to focus.
+  function keepTyping(field, twin) {
+    const unsent = changedByPlayer(field);
+    const typed = field.value;
+    for (const attr of [...field.attributes]) {
+      if (!twin.hasAttribute(attr.name)) field.removeAttribute(attr.name);
+    }
+    for (const attr of twin.attributes) {
+      if (field.getAttribute(attr.name) !== attr.value) field.setAttribute(attr.name, attr.value);
+    }
+    if (field.tagName === "TEXTAREA") field.defaultValue = twin.defaultValue;
+    if (unsent) {
+      if (field.value !== typed) field.value = typed;
+    } else if (field.value !== twin.value) {
+      field.value = twin.value; // not touched yet: the server's new value shows
+    }
+    twin.replaceWith(field);
+    return field;
   }
 
   function showPanel(html, version) {

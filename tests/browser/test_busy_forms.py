@@ -146,18 +146,21 @@ def test_a_push_keeps_what_a_player_chose_and_has_not_sent(
     cat = new_player_page("Cat", phone=True)
     code = seat_table(live_server.url, ann, "Ann", {"Ben": ben})
 
-    # The host is typing a number of cards when Cat sits down: the lobby is redrawn.
+    # The host is typing a number of cards when Cat sits down: the lobby is redrawn. She has
+    # selected what she typed to type over it, and the selection is still there after the push.
     villagers = ann.locator("input[name=count_villager]")
     villagers.fill("3")
-    villagers.focus()
+    villagers.select_text()
     version = panel_version(ann)
     join_table(live_server.url, code, cat, "Cat")
     expect(ann.locator(".lobby")).to_contain_text("3 at the table", timeout=LIVE_MS)
     assert panel_version(ann) > version
     expect(villagers).to_have_value("3")
     expect(villagers).to_be_focused()
-    ann.keyboard.type("0")  # typing goes on in the field: 30 is over the limit of 3
-    expect(villagers).to_have_value("30")
+    ann.keyboard.type("2")  # over the selection: 2, not 23 or 32
+    expect(villagers).to_have_value("2")
+    ann.keyboard.type("0")  # typing goes on in the field: 20 is over the limit of 3
+    expect(villagers).to_have_value("20")
 
     save_deck(ann, CHOOSERS)
     with live_server.deals_in_order():
