@@ -199,7 +199,12 @@ def _play(name: str, account: ChatAccount, rest: str, channel_id: str | None) ->
         )
     said = Said(rest, _mentions(table, rest))
     move = offered.move(table_info(table), seat_info(seat), name, said)
-    services.seat_move(seat=seat, kind=move.kind, fields=move.fields)
+    try:
+        services.seat_move(seat=seat, kind=move.kind, fields=move.fields)
+    except (FamilyError, services.ServiceError) as error:
+        if move.refused is None:
+            raise
+        raise Refused(move.refused(str(error))) from None
     return say(move.answer, private=channel_id is None or not move.aloud)
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import inspect
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
@@ -399,12 +399,15 @@ class Said:
 class ChatMove:
     """A command read into a move: the move as the seat's page would post it (`kind`, `fields`)
     and the bot's answer once the move is made, said privately or, `aloud`, where the command
-    was written (a command sent by private message is always answered privately)."""
+    was written (a command sent by private message is always answered privately). `refused`,
+    if given, words the game's refusal of the move for the player (the reason in, the answer
+    out: that nothing was sent, why, and what to send instead)."""
 
     kind: str
     fields: Mapping[str, Sequence[str]]
     answer: str
     aloud: bool = False
+    refused: Callable[[str], str] | None = None
 
 
 class ChatPlay(Protocol):

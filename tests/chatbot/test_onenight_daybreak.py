@@ -219,7 +219,7 @@ def test_refusals_send_nothing_and_say_why(nine: tuple[FakeChat, Table]) -> None
         ("Ben", "Cat", "Cat is a werewolf already."),
         ("Ben", "Zed", "Nobody is called “Zed” in game"),
         ("Ann", "Ben Cat", "A sentinel shields one other player's card."),
-        ("Ann", "Ann", "you cannot target yourself"),
+        ("Ann", "Ann", "You cannot target yourself"),
         ("Eve", "Ann Ben Cat", "looks at one or two other players' cards, in order."),
         ("Eve", "left", "looks at one or two other players' cards, in order."),
         ("Fay", "left", "A witch names one centre card, then the player"),
@@ -234,6 +234,9 @@ def test_refusals_send_nothing_and_say_why(nine: tuple[FakeChat, Table]) -> None
         answer = _answer(chat, name, f"!target {code} {text}")
         assert why in answer, (name, text, answer)
         assert "is in" not in answer, (name, text, answer)
+        if "Nobody is called" not in why:  # the engine's refusals, as the bot's own: what to send
+            assert answer.startswith(f"Game {code}: nothing was sent."), (name, text, answer)
+            assert f"`!target {code}" in answer, (name, text, answer)
     # A bare `!target` is answered with the letter's syntax (chat._not_sent).
     for name, how in (
         ("Fay", f"Send `!target {code} <centre card> <player>`"),

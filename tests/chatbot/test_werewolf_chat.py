@@ -274,3 +274,21 @@ def test_the_witch_hears_tonights_victim_with_the_antidote_once_the_pack_has_cho
     assert f"night {table.code} save" in taps
     chat.deliver()
     assert f"Tonight's victim: {victim}." in chat.last(witch)
+
+
+def test_a_night_choice_the_game_refuses_says_nothing_was_sent_and_how_to_send() -> None:
+    """A name the night's form does not offer (the seer naming herself) is refused by the game as
+    the page would refuse it; the answer reads like the bot's own refusals: nothing was sent,
+    why, and the night's choices with their command."""
+    chat = FakeChat()
+    table = open_game(chat, "forum")
+    chat.deliver()
+    code = table.code
+    version = Table.objects.get(pk=table.pk).version
+    seer = next(n for n in NAMES if "you are the Seer" in "\n".join(chat.inbox[n]))
+    reply = chat.say(seer, f"!night {code} {seer}")
+    assert reply is not None
+    answer = reply.private[0]
+    assert answer.startswith(f"Game {code}: nothing was sent. "), answer
+    assert f"Send `!night {code} <player>`." in answer.split("\n"), answer
+    assert Table.objects.get(pk=table.pk).version == version

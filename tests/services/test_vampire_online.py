@@ -148,19 +148,19 @@ def test_forged_values_are_refused_and_change_nothing() -> None:
     ids = form_targets(table, "Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
     a, b, c, _d, e, f = ids
     list_only = "Choose your targets from the list on the page."
-    _refused(ann, "action", {"targets": [a, b]}, table, 400, "you cannot target yourself")
+    _refused(ann, "action", {"targets": [a, b]}, table, 400, "You cannot target yourself")
     _refused(ann, "action", {"targets": [b]}, table, 400, "then a player for the Mark of Fear")
     _refused(ann, "action", {"targets": [b, b]}, table, 400, "then a player for the Mark of Fear")
     _refused(ann, "action", {"no_action": "1"}, table, 400, "your role must act tonight")
     _refused(ben, "action", {"targets": [e]}, table, 400, "The diseased names a neighbour.")
     _refused(cat, "action", {"targets": ["-", "-"]}, table, 400, "choose “no action”")
     _refused(cat, "action", {"targets": [b, b]}, table, 400, "The marksman names a card")
-    _refused(cat, "action", {"targets": ["-", c]}, table, 400, "you cannot target yourself")
+    _refused(cat, "action", {"targets": ["-", c]}, table, 400, "You cannot target yourself")
     _refused(dan, "action", {"targets": [b, "marks", c]}, table, 400, list_only)
     _refused(dan, "action", {"targets": ["marks", b, b]}, table, 400, "The gremlin names")
     _refused(dan, "action", {"targets": ["marks"]}, table, 400, "The gremlin names")
     _refused(dan, "action", {"targets": ["swap", b, c]}, table, 400, list_only)
-    _refused(fay, "action", {"targets": [f]}, table, 400, "you cannot target yourself")
+    _refused(fay, "action", {"targets": [f]}, table, 400, "You cannot target yourself")
     _refused(fay, "action", {"targets": ["Ann"]}, table, 400, list_only)  # a name, not a seat
     # The Copycat: a centre card first, and only one.
     copy_first = "Choose whom to copy first"

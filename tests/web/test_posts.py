@@ -371,7 +371,7 @@ def test_troublemaker_posts_two_selects() -> None:
         ({}, "Pick your target, or choose “no action”."),
         ({"targets": ""}, "Pick your target, or choose “no action”."),
         ({"targets": ","}, "Choose your targets from the list on the page."),
-        ({"targets": ("Ben",)}, "you cannot target yourself"),
+        ({"targets": ("Ben",)}, "You cannot target yourself"),
         ({"targets": "Zed"}, "Choose your targets from the list on the page."),
         ({"targets": "Cat"}, "Choose your targets from the list on the page."),
         ({"targets": "<script>alert(1)</script>"}, "Choose your targets from the list"),
@@ -380,7 +380,7 @@ def test_troublemaker_posts_two_selects() -> None:
         ({"targets": "9" * 50}, "Choose your targets from the list"),
         ({"targets": "-1"}, "Choose your targets from the list"),
         ({"targets": ("Ann", "Cat")}, "A seer looks at one other player or two centre cards."),
-        ({"targets": "left,left"}, "pick different targets"),
+        ({"targets": "left,left"}, "Pick different targets"),
     ],
 )
 def test_bad_night_actions_are_refused(data: dict[str, Any], message: str) -> None:

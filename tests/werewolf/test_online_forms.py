@@ -63,7 +63,7 @@ OUR_REFUSALS = (
     r"Accuse another living player\.",
     r"Choose the player Fate strikes down\.",
     r"Choose a player from the list on the page\.",
-    r"\w+ can't be chosen now: choose again from the page\.",
+    r"\w+ can't be chosen now: choose again\.",
     r"\w+ is dead\.",
     r"There is no vote for you to cast now\.",
     r"There is no sheriff election now\.",

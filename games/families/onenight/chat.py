@@ -11,6 +11,7 @@ are read by their aim (chat_aims.py; docs/rules.md 8b.3).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -186,7 +187,10 @@ def _target(table: TableInfo, seat: SeatInfo, said: Said) -> ChatMove:
     else:
         kind, fields = "action", {"targets": values}
         done = _("Game %(code)s: Your action is in. The night ends when everyone has sent theirs.")
-    return ChatMove(kind, fields, done % {"code": table.code})
+    # The engine's refusal (two names for one, a card it may not take) reads like the ones
+    # above: nothing was sent, why, and the letter's syntax.
+    refused = partial(_not_sent, table, form)
+    return ChatMove(kind, fields, done % {"code": table.code}, refused=refused)
 
 
 def _aimed(table: TableInfo, said: Said, step: chat_aims.Step) -> ChatMove:
@@ -224,9 +228,13 @@ def _aimed(table: TableInfo, said: Said, step: chat_aims.Step) -> ChatMove:
             "Game %(code)s: You looked at the %(position)s card. My next message says what you"
             " are now."
         )
-        return ChatMove("copy", {"targets": targets}, done % {**code, "position": targets[0]})
-    done = _("Game %(code)s: Your action is in. The night ends when everyone has sent theirs.")
-    return ChatMove("action", {"targets": targets}, done % code)
+        done %= {**code, "position": targets[0]}
+    else:
+        done = _("Game %(code)s: Your action is in. The night ends when everyone has sent theirs.")
+        done %= code
+    refused = partial(_not_sent_step, table, step)
+    kind = "copy" if step.kind == "copy" else "action"
+    return ChatMove(kind, {"targets": targets}, done, refused=refused)
 
 
 def _gremlin(

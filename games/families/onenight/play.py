@@ -267,10 +267,14 @@ def step_rule(deal: Deal, name: str, sent: Sequence[str]) -> ActionRule:
 
 
 def _for_player(error: RuleError, name: str) -> str:
-    """Engine messages name the player ("Ann: ..."); on Ann's own page, drop the name."""
+    """Engine messages name the player ("Ann: you cannot..."); on Ann's own page, drop the name
+    and start the sentence with a capital ("You cannot...")."""
     text = str(error)
     prefix = f"{name}: "
-    return text[len(prefix) :] if text.startswith(prefix) else text
+    if not text.startswith(prefix):
+        return text
+    rest = text[len(prefix) :]
+    return rest[:1].upper() + rest[1:]
 
 
 def copy(

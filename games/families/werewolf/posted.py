@@ -69,7 +69,5 @@ def chosen(raw: Mapping[str, Any], form: Form, value: str | None, missing: str =
         return None
     name = player(raw, value)
     if name not in form.targets:
-        raise FamilyError(
-            _("%(player)s can't be chosen now: choose again from the page.") % {"player": name}
-        )
+        raise FamilyError(_("%(player)s can't be chosen now: choose again.") % {"player": name})
     return name
