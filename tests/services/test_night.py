@@ -78,10 +78,10 @@ def test_an_action_is_final_once_sent() -> None:
 @pytest.mark.parametrize(
     ("name", "targets", "message"),
     [
-        ("Ben", ["Ben"], "^you cannot target yourself. A seer looks"),
+        ("Ben", ["Ben"], "^You cannot target yourself. A seer looks"),
         ("Ben", ["left"], "^A seer looks at one other player or two centre cards"),
         ("Ben", ["Ann", "left"], "^A seer looks"),
-        ("Ben", ["left", "left"], "^pick different targets"),
+        ("Ben", ["left", "left"], "^Pick different targets"),
         ("Ben", ["left", "middle", "right"], "^A seer looks"),
         ("Cat", ["Ann", "Ben"], "^A robber swaps"),
         ("Cat", ["middle"], "^A robber swaps"),
