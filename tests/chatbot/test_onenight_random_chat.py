@@ -17,7 +17,7 @@ After every command it asserts that the bot answered (no exception out of the co
 never an empty reply); that an answer which changed nothing is one of the bot's known refusals
 (a `!target`'s starts "Game <id>: nothing was sent.") and left the table's version and state as
 they were; that a legal choice is always taken and moves the version on (but a copier's first
-step, taken unseen: `Change.unseen`; and `!ready`, taken again as it is); that junk the bot took
+step, taken unseen: `Change.unseen`); that `!ready` said again is refused; that junk the bot took
 is a move the seat's page could have posted. Some command always moves the game on, every game
 reaches its reveal, posted in the channel, and no villager's letters tie another seat's name to
 that seat's card.
@@ -83,12 +83,12 @@ REFUSALS = (
     r"You already voted; votes are final\.",
     r"`!ready <code>` says you are ready; `!ready <code> no` not\.",
     r"Only the host can do that\.",
+    r"You are already ready to vote\.",
+    r"You have not said you are ready, so there is nothing to take back\.",
     r"It is (the )?\w+: that can't be done now\.",
 )
 # Its answer to a copier's first step, taken without a new version when an action follows.
 COPY_TAKEN = r"Game <code>: (Your choice is in|You looked at the (left|middle|right) card)\."
-# Its answers to `!ready` and `!ready no`, taken even when they change nothing.
-READY = r"\w+ is (not )?ready to vote"
 # Its answers to a move it took.
 ACCEPTANCES = (
     r"Game <code>: Your action is in",
@@ -281,10 +281,8 @@ class Game:
             # new version tells the table that someone copied a card (Change.unseen).
             assert after.phase == "night" and re.match(COPY_TAKEN, answer), (name, text, answer)
             self.unseen += 1
-        elif not changed:
-            # `!ready` is a state, not a toggle: said again (or "no" when not ready) it is
-            # taken and changes nothing.
-            assert re.match(READY, answer), (name, text, answer)
+        else:
+            assert changed, (name, text, answer)  # a new version always says something new
         return reply, True
 
     # --- the night ------------------------------------------------------------------------------

@@ -126,7 +126,13 @@ def test_when_everyone_is_ready_the_day_ends() -> None:
     now = timezone.now()
     ready(table, "Ann")
     ready(table, "Ben")
-    ready(table, "Ben")  # twice counts once
+    version = table.refresh().version
+    # Said twice (another tab, the chat): refused in words, and nothing changes.
+    with pytest.raises(ServiceError, match="You are already ready to vote"):
+        ready(table, "Ben")
+    with pytest.raises(ServiceError, match="nothing to take back"):
+        ready(table, "Cat", "no")
+    assert table.refresh().version == version
     assert table.phase() == "day"
     assert table.state().ready.count(table.seats["Ben"].pk) == 1
     ready(table, "Cat", now=now)

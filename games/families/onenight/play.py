@@ -451,6 +451,11 @@ def ready(
     the day ends."""
     state = _expect(table, "day")
     wants = (fields.get("ready") or ["yes"])[-1] != "no"
+    if wants == (seat.id in state.ready):
+        # Said twice (another tab, the chat): nothing to change, and nobody is told otherwise.
+        if wants:
+            raise FamilyError(_("You are already ready to vote."))
+        raise FamilyError(_("You have not said you are ready, so there is nothing to take back."))
     ready_now = [i for i in state.ready if i != seat.id] + ([seat.id] if wants else [])
     raw = _with(table, ready=ready_now)
     if len(ready_now) >= len(state.players):
