@@ -224,8 +224,11 @@ class Game:
                     parts.append(part)
         joiner = self.rng.choice((" ", ", ", " and ", "  "))
         if parts and parts[0] in ("marks", "cards"):
-            # The Gremlin's word leads, then its two players ("marks Ann and Ben").
-            return f"{parts[0]} {joiner.join(parts[1:])}"
+            # The Gremlin's word leads, then its two players ("marks Ann and Ben", or
+            # "marks and Ann and Ben" when the joiner is "and").
+            return (
+                joiner.join(parts) if joiner == " and " else f"{parts[0]} {joiner.join(parts[1:])}"
+            )
         return joiner.join(parts)
 
     def legal_words(self, form: panels.ActionForm, post: Post) -> str:

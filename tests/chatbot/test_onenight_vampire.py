@@ -101,6 +101,9 @@ def test_the_gremlins_marks_or_cards(nine: tuple[FakeChat, Table]) -> None:
     assert _fields(read_target(table, "Dan", "Cards ann and ben"))[1] == {
         "targets": ["cards", ids["Ann"], ids["Ben"]]
     }
+    assert _fields(read_target(table, "Dan", "marks and Ann and Ben"))[1] == {
+        "targets": ["marks", ids["Ann"], ids["Ben"]]
+    }
     # Two names alone swap the cards, as the engine reads them (8b.3).
     assert _fields(read_target(table, "Dan", "Dan Ben"))[1] == {
         "targets": ["cards", ids["Dan"], ids["Ben"]]

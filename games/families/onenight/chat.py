@@ -246,6 +246,8 @@ def _gremlin(
     if split is None:
         return None, None
     head, rest = split
+    if rest.lower().startswith("and ") and not any(s.name.lower() == "and" for s in table.seats):
+        rest = rest[4:]  # "marks and Ann and Ben": the "and" joins the word to the names
     values = _targets(table, Said(rest, said.mentions), extra)
     if any(s.name.lower() == head for s in table.seats) and len(values) != 2:
         return None, None
