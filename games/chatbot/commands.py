@@ -29,7 +29,7 @@ from games.tables.reads import seat_info, table_info
 
 from . import seating
 from .channel import chat, files_refused, played_here
-from .finding import account_of, seated
+from .finding import account_of, game_over, seated
 from .letters import due
 from .models import ChatAccount, SeatLink
 from .replies import Refused, Reply, Sender, say
@@ -192,6 +192,8 @@ def _play(name: str, account: ChatAccount, rest: str, channel_id: str | None) ->
     """A game's move by name (One Night's `!target`, `!vote`...): the family reads the words
     into the move the seat's page would post; the table services rule on it as on the web."""
     table, seat, rest = seated(account, rest)
+    if table.stage == Stage.OVER:
+        raise Refused(game_over(table))  # named, as the bot's other answers name their game
     offered = chat_of(family_named(table.family))
     if offered is None or name not in offered.moves:
         raise Refused(

@@ -77,7 +77,7 @@ REFUSALS = (
     r"Game <code>: Your copy is made\.",  # docs/rules.md 8a.10: a held copy
     r"Send `!(target|vote)` to me in a private message: ",
     r"There is no game \w+\.",
-    r"(Game <code>|This game) is over\.",
+    r"Game <code> is over\.",
     r"Vote for one player: `!vote <code> <player>`\.",
     r"You cannot vote for yourself\.",
     r"You already voted; votes are final\.",
