@@ -54,6 +54,7 @@ from games.tables.models import Table
 from games.tables.reads import table_info
 from tests.chatbot.helpers import FakeChat
 from tests.chatbot.test_commands import open_game, start_dealt
+from tests.onenight.offered import Post, offered
 
 pytestmark = pytest.mark.django_db
 
@@ -62,9 +63,6 @@ NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "
 CHANNEL = "game"
 JUNK = 0.3  # how often a seat the game waits for sends junk instead of a legal choice
 CENTRE_WORDS = ("left", "middle", "right")
-
-# A post as the seat's page makes it: its kind and fields.
-Post = tuple[str, dict[str, list[str]]]
 
 # The bot's answers that change nothing, besides a `!target`'s "Game <code>: nothing was sent."
 # (<code>: this game's id, as the answers are read by `Game.say`).
@@ -131,31 +129,6 @@ def random_deck(rng: random.Random, ruleset: Ruleset) -> tuple[list[str], int]:
         rng.shuffle(deck)
         return [role.value for role in deck], players
     raise AssertionError("no legal deck")
-
-
-def offered(form: panels.ActionForm) -> list[Post]:
-    """Every post the seat's night form can make (each choice, each pick of its selects, its
-    "nobody")."""
-    posts: list[Post] = []
-    if form.kind == "copy":
-        posts += [("copy", {"targets": [c.value]}) for c in form.choices]
-    elif form.kind == "choice":
-        posts += [("action", {"targets": [c.value]}) for c in form.choices]
-    elif form.kind == "pair":
-        posts += [
-            ("action", {"targets": [a.value, b.value]})
-            for a in form.choices
-            for b in form.choices
-            if a != b
-        ]
-    elif form.kind == "selects":
-        picks: list[list[str]] = [[w.value] for w in form.words] or [[]]
-        for select in form.selects:
-            picks = [[*p, c.value] for p in picks for c in select.choices]
-        posts += [("action", {"targets": p}) for p in picks]
-    if form.kind == "none" or form.allow_none:
-        posts.append(("action", {"no_action": ["1"]}))
-    return posts
 
 
 def accepted_state(table: TableInfo, seat: SeatInfo, post: Post) -> dict[str, Any] | None:

@@ -27,13 +27,12 @@ from games.families.onenight.engine import (
 from games.families.onenight.family import OneNight
 from games.families.onenight.play import OneNightState
 from games.tables.family import Change, FamilyError, SeatInfo, TableInfo
+from tests.onenight.offered import offered
 
 FAMILY = OneNight()
 NOW = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal")
 GAMES = 120
-
-Post = tuple[str, dict[str, list[str]]]
 
 
 def random_deck(rng: random.Random) -> tuple[list[Role], int]:
@@ -77,30 +76,6 @@ def new_game(rng: random.Random) -> TableInfo:
     )  # fmt: skip
     assert FAMILY.start_problem(table) is None
     return applied(table, FAMILY.start(table, rng, NOW))
-
-
-def offered(form: panels.ActionForm) -> list[Post]:
-    """Every post the form can make (its buttons, each choice, each pick of its selects)."""
-    posts: list[Post] = []
-    if form.kind == "copy":
-        posts += [("copy", {"targets": [c.value]}) for c in form.choices]
-    elif form.kind == "choice":
-        posts += [("action", {"targets": [c.value]}) for c in form.choices]
-    elif form.kind == "pair":
-        posts += [
-            ("action", {"targets": [a.value, b.value]})
-            for a in form.choices
-            for b in form.choices
-            if a != b
-        ]
-    elif form.kind == "selects":
-        picks: list[list[str]] = [[w.value] for w in form.words] or [[]]
-        for field in form.selects:
-            picks = [[*p, c.value] for p in picks for c in field.choices]
-        posts += [("action", {"targets": p}) for p in picks]
-    if form.kind == "none" or form.allow_none:
-        posts.append(("action", {"no_action": ["1"]}))
-    return posts
 
 
 def night(table: TableInfo, rng: random.Random, figures: Counter[str]) -> TableInfo:
