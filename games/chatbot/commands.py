@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.tables import services
-from games.tables.family import FamilyError, Said, chat_of, families, family_named
+from games.tables.family import FamilyError, Said, chat_of, families, family_named, nothing_sent
 from games.tables.models import Stage, Table
 from games.tables.reads import seat_info, table_info
 
@@ -204,9 +204,9 @@ def _play(name: str, account: ChatAccount, rest: str, channel_id: str | None) ->
     try:
         services.seat_move(seat=seat, kind=move.kind, fields=move.fields)
     except (FamilyError, services.ServiceError) as error:
-        if move.refused is None:
+        if move.how is None:
             raise
-        raise Refused(move.refused(str(error))) from None
+        raise Refused(nothing_sent(table.code, str(error), move.how)) from None
     return say(move.answer, private=channel_id is None or not move.aloud)
 
 

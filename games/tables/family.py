@@ -19,7 +19,7 @@ from __future__ import annotations
 import inspect
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
@@ -399,15 +399,21 @@ class Said:
 class ChatMove:
     """A command read into a move: the move as the seat's page would post it (`kind`, `fields`)
     and the bot's answer once the move is made, said privately or, `aloud`, where the command
-    was written (a command sent by private message is always answered privately). `refused`,
-    if given, words the game's refusal of the move for the player (the reason in, the answer
-    out: that nothing was sent, why, and what to send instead)."""
+    was written (a command sent by private message is always answered privately). `how`, if
+    given, says what to send: should the game refuse the move, the bot answers as to a command
+    it could not read (`nothing_sent`)."""
 
     kind: str
     fields: Mapping[str, Sequence[str]]
     answer: str
     aloud: bool = False
-    refused: Callable[[str], str] | None = None
+    how: tuple[str, ...] | None = None
+
+
+def nothing_sent(code: str, why: str, how: Sequence[str]) -> str:
+    """A chat command refused: nothing was sent, why, and the lines that say what to send."""
+    heading = _("Game %(code)s: nothing was sent.") % {"code": code}
+    return "\n".join((f"{heading} {why}", *how))
 
 
 class ChatPlay(Protocol):

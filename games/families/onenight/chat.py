@@ -11,7 +11,6 @@ are read by their aim (chat_aims.py; docs/rules.md 8b.3).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import partial
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -24,6 +23,7 @@ from games.tables.family import (
     SeatInfo,
     TableInfo,
     game_opened,
+    nothing_sent,
 )
 from games.tables.said import NotSeated, UnknownWord, named
 
@@ -189,8 +189,7 @@ def _target(table: TableInfo, seat: SeatInfo, said: Said) -> ChatMove:
         done = _("Game %(code)s: Your action is in. The night ends when everyone has sent theirs.")
     # The engine's refusal (two names for one, a card it may not take) reads like the ones
     # above: nothing was sent, why, and the letter's syntax.
-    refused = partial(_not_sent, table, form)
-    return ChatMove(kind, fields, done % {"code": table.code}, refused=refused)
+    return ChatMove(kind, fields, done % {"code": table.code}, how=_how(table, form))
 
 
 def _aimed(table: TableInfo, said: Said, step: chat_aims.Step) -> ChatMove:
@@ -232,9 +231,8 @@ def _aimed(table: TableInfo, said: Said, step: chat_aims.Step) -> ChatMove:
     else:
         done = _("Game %(code)s: Your action is in. The night ends when everyone has sent theirs.")
         done %= code
-    refused = partial(_not_sent_step, table, step)
     kind = "copy" if step.kind == "copy" else "action"
-    return ChatMove(kind, {"targets": targets}, done, refused=refused)
+    return ChatMove(kind, {"targets": targets}, done, how=tuple(chat_aims.syntax(step, table.code)))
 
 
 def _gremlin(
@@ -256,8 +254,7 @@ def _gremlin(
 
 def _not_sent_step(table: TableInfo, step: chat_aims.Step, why: str) -> str:
     """A refused `!target` of a step read by its aim: nothing was sent, why, and what to send."""
-    heading = _("Game %(code)s: nothing was sent.") % {"code": table.code}
-    return "\n".join((f"{heading} {why}", *chat_aims.syntax(step, table.code)))
+    return nothing_sent(table.code, why, chat_aims.syntax(step, table.code))
 
 
 def _says_nobody(table: TableInfo, said: Said) -> bool:
@@ -280,11 +277,14 @@ def _says_nobody(table: TableInfo, said: Said) -> bool:
 
 
 def _not_sent(table: TableInfo, form: ActionForm, why: str) -> str:
-    """A refused `!target`: nothing was sent, why, and what to send (the night letter's
-    instructions)."""
+    """A refused `!target`: nothing was sent, why, and what to send."""
+    return nothing_sent(table.code, why, _how(table, form))
+
+
+def _how(table: TableInfo, form: ActionForm) -> tuple[str, ...]:
+    """What to send for the form: the night letter's instructions."""
     names = {str(s.id): s.name for s in table.seats}
-    heading = _("Game %(code)s: nothing was sent.") % {"code": table.code}
-    return "\n".join((f"{heading} {why}", *letters.how_to_act(form, table.code, names)))
+    return tuple(letters.how_to_act(form, table.code, names))
 
 
 def _ready(table: TableInfo, seat: SeatInfo, said: Said) -> ChatMove:

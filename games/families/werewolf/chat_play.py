@@ -13,7 +13,6 @@ post (seat_moves.py), and each letter that asks for a move offers its taps (`Let
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import partial
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -244,13 +243,7 @@ def _night(table: TableInfo, view: WerewolfView, said: Said) -> ChatMove:
         "Game %(code)s: your choices for tonight are in: %(choices)s. You may change them until"
         " the night ends."
     ) % {"code": code, "choices": ", ".join(chosen) or _("nothing tonight")}
-    return ChatMove("night", fields, answer, refused=partial(_night_refused, view, code))
-
-
-def _night_refused(view: WerewolfView, code: str, why: str) -> str:
-    """The engine's refusal of tonight's choices: nothing was sent, why, and how to send them."""
-    heading = _("Game %(code)s: nothing was sent.") % {"code": code}
-    return f"{heading} {why}\n{chat_letters.night_how(view, code)}"
+    return ChatMove("night", fields, answer, how=(chat_letters.night_how(view, code),))
 
 
 def _ready(table: TableInfo, view: WerewolfView, said: Said) -> ChatMove:
